@@ -1,0 +1,356 @@
+"""The game model shared by every Shibumi game.
+
+A game is declared as data (:class:`GameInfo`) plus a few hooks on a
+:class:`Game` subclass; the base class does everything else.  The pieces:
+
+* :class:`State` — an immutable snapshot (position, whose turn, anything else
+  a game tracks such as stocks, a bag or a phase).  Games subclass it.
+* :class:`Game` — the rules: ``initial_state``, ``legal_moves``, ``apply``,
+  ``outcome``; optional hooks for chance (``chance_outcomes``), simultaneous
+  choices (``legal_moves(state, player)`` and ``apply_joint``) and hidden
+  information (``observe``).  The base class turns these into random
+  playouts and state text.
+* :class:`Match` — a game in progress: validates moves, keeps history with
+  undo, resolves chance from a seeded generator, reports the outcome.
+
+Turn structure is expressed through ``current_player``: a player index (0
+is the first player), :data:`CHANCE`, :data:`SIMULTANEOUS` or
+:data:`TERMINAL`.  A multi-part turn is several actions by the same player.
+
+>>> from shibumi import load
+>>> match = load('spline').new_match()
+>>> match.push('c3')
+Move('Wc3.0')
+>>> match.move_text(match.legal_moves()[0])
+'a1'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass, field
+from typing import ClassVar, Iterable
+
+from .errors import IllegalMoveError, NotationError, UnknownGameError
+from .notation import Move, moves_matching, short_text
+from .position import Position
+
+CHANCE = -1
+SIMULTANEOUS = -2
+TERMINAL = -3
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is, as data: the card shown by ``shibumi list``."""
+    name: str
+    designer: str
+    year: str
+    family: str
+    source: str
+    summary: str
+    min_players: int = 2
+    max_players: int = 2
+    complexity: int = 1
+    aliases: tuple[str, ...] = ()
+    chance: bool = False
+    hidden_information: bool = False
+    simultaneous: bool = False
+    boards: int = 1
+    max_length: int = 30
+    """Most actions a game can last (the conformance test holds games to it)."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` is empty for a draw.  ``scores`` (one per player) and
+    ``ranking`` (groups of tied players, best first) are filled in by games
+    that score.
+    """
+    winners: tuple[int, ...]
+    reason: str = ""
+    scores: tuple[float, ...] | None = None
+    ranking: tuple[tuple[int, ...], ...] | None = None
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    def returns(self, num_players: int) -> tuple[float, ...]:
+        """Utility per player: winners share +1, others get 0 (draw: all 1/n)."""
+        if not self.winners:
+            return tuple(1.0 / num_players for _ in range(num_players))
+        share = 1.0 / len(self.winners)
+        return tuple(share if p in self.winners else 0.0 for p in range(num_players))
+
+
+@dataclass(frozen=True)
+class State:
+    """Immutable snapshot of a game.  Games subclass it to add fields."""
+    position: Position = field(default_factory=Position.empty)
+    to_move: int = 0
+    result: Outcome | None = None
+    last: Move | None = None
+
+
+class Game:
+    """Base class of every game.  Subclasses set ``info`` and the rule hooks.
+
+    ``parameters`` maps each parameter a game accepts to its default; the
+    registry passes values through, e.g. ``load('splade', variant='before')``.
+    """
+
+    info: ClassVar[GameInfo]
+    parameters: ClassVar[dict[str, object]] = {}
+    player_names: ClassVar[tuple[str, ...]] = ("White", "Black", "Red")
+    rules: ClassVar[str] = ""
+    """The rules in the project's words (shown by ``shibumi rules``)."""
+    notes: ClassVar[str] = ""
+    """Interpretation choices and reconstructions (rules notes)."""
+
+    def __init__(self, **params) -> None:
+        unknown = set(params) - set(self.parameters)
+        if unknown:
+            allowed = ", ".join(self.parameters) or "none"
+            raise UnknownGameError(f"{self.info.name} has no parameter "
+                                   f"{', '.join(sorted(unknown))}; parameters: {allowed}")
+        self.params = {**self.parameters, **params}
+        self.num_players = int(self.params.get("players", self.info.min_players))
+        if not self.info.min_players <= self.num_players <= self.info.max_players:
+            raise UnknownGameError(
+                f"{self.info.name} is for {self.info.min_players}-{self.info.max_players} "
+                f"players, not {self.num_players}")
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params.items()
+                         if v != self.parameters[k])
+        return f"load({self.info.name.lower()!r}{', ' if args else ''}{args})"
+
+    # -- the hooks a game supplies ---------------------------------------
+    def initial_state(self, rng: random.Random | None = None) -> State:
+        return State()
+
+    def current_player(self, state: State) -> int:
+        return TERMINAL if state.result is not None else state.to_move
+
+    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+        raise NotImplementedError(f"{type(self).__name__} must define legal_moves")
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after a legal move (not checked: use :class:`Match` for that)."""
+        raise NotImplementedError(f"{type(self).__name__} must define apply")
+
+    def outcome(self, state: State) -> Outcome | None:
+        """The outcome of a finished game, else None."""
+        return state.result
+
+    def chance_outcomes(self, state: State) -> list[tuple[Move, float]]:
+        """At a CHANCE node: each possible draw and its probability."""
+        return []
+
+    def apply_joint(self, state: State, moves: tuple[Move, ...]) -> State:
+        """At a SIMULTANEOUS node: apply one choice per player at once."""
+        raise NotImplementedError(f"{self.info.name} has no simultaneous moves")
+
+    def observe(self, state: State, player: int) -> State:
+        """What a player can see of a state (hidden information masked)."""
+        return state
+
+    def player_name(self, player: int) -> str:
+        return self.player_names[player] if player < len(self.player_names) \
+            else f"Player {player + 1}"
+
+    # -- derived behaviour -------------------------------------------------
+    def is_terminal(self, state: State) -> bool:
+        return self.current_player(state) == TERMINAL
+
+    def sample_chance(self, state: State, rng: random.Random) -> Move:
+        outcomes = self.chance_outcomes(state)
+        r, acc = rng.random(), 0.0
+        for move, prob in outcomes:
+            acc += prob
+            if r < acc:
+                return move
+        return outcomes[-1][0]
+
+    def random_step(self, state: State, rng: random.Random) -> State:
+        """Advance one node with uniformly random choices (and chance by its odds)."""
+        player = self.current_player(state)
+        if player == CHANCE:
+            return self.apply(state, self.sample_chance(state, rng))
+        if player == SIMULTANEOUS:
+            return self.apply_joint(state, tuple(
+                rng.choice(self.legal_moves(state, p)) for p in range(self.num_players)))
+        return self.apply(state, rng.choice(self.legal_moves(state)))
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Play uniformly random moves to the end; returns the final state.
+
+        Games may override this with a faster loop that gives the same
+        distribution of games.
+        """
+        while self.current_player(state) != TERMINAL:
+            state = self.random_step(state, rng)
+        return state
+
+    def new_match(self, seed: int | None = None, state: State | None = None) -> "Match":
+        return Match(self, seed=seed, state=state)
+
+    # -- text ----------------------------------------------------------------
+    def state_text(self, state: State) -> str:
+        """The whole state as one line: position, player to move, extras."""
+        extras = self.extra_text(state)
+        turn = self.current_player(state)
+        turn_text = "-" if turn == TERMINAL else str(turn + 1)
+        return " ".join([state.position.text(), turn_text] + ([extras] if extras else []))
+
+    def extra_text(self, state: State) -> str:
+        """Game-specific state beyond the position and turn (stocks, bag...)."""
+        return ""
+
+    def parse_state(self, text: str) -> State:
+        """A state from :meth:`state_text`; raises NotationError when malformed."""
+        parts = text.split()
+        if len(parts) < 2:
+            raise NotationError(f"state {text!r}: expected '<position> <player to move>' "
+                                "like '..../..../..../....|.../.../...|../..|. 1'")
+        position = Position(parts[0])
+        if not parts[1].isdigit() or not 1 <= int(parts[1]) <= self.num_players:
+            raise NotationError(f"state {text!r}: player to move must be 1-"
+                                f"{self.num_players}, got {parts[1]!r}")
+        return self.state_from(position, int(parts[1]) - 1, " ".join(parts[2:]))
+
+    def state_from(self, position: Position, to_move: int, extras: str) -> State:
+        """Build a state from parsed text; games with extras override this."""
+        if extras:
+            raise NotationError(f"{self.info.name} states have no extra fields, "
+                                f"got {extras!r}")
+        return self.settle(State(position=position, to_move=to_move))
+
+    def settle(self, state: State) -> State:
+        """Fill in derived fields (such as a result) of a state built from text."""
+        return state
+
+    def describe(self, state: State) -> str:
+        """A readable board and status for the terminal."""
+        lines = [state.position.diagram()]
+        outcome = self.outcome(state)
+        if outcome is not None:
+            if outcome.is_draw:
+                lines.append(f"Game over: draw. {outcome.reason}")
+            else:
+                names = " and ".join(self.player_name(p) for p in outcome.winners)
+                lines.append(f"Game over: {names} won. {outcome.reason}")
+        else:
+            player = self.current_player(state)
+            if player >= 0:
+                lines.append(f"{self.player_name(player)} to move.")
+        return "\n".join(lines)
+
+
+class Match:
+    """A game in progress: validated moves, history with undo, seeded chance.
+
+    >>> from shibumi import load
+    >>> m = load('span').new_match()
+    >>> m.push('a1')
+    Move('Wa1')
+    >>> m.pop()
+    Move('Wa1')
+    """
+
+    def __init__(self, game: Game, seed: int | None = None, state: State | None = None):
+        self.game = game
+        self.rng = random.Random(seed)
+        self.state = state if state is not None else game.initial_state(self.rng)
+        self.history: list[tuple[Move | tuple[Move, ...], State]] = []
+        self._resolve_chance()
+
+    def __repr__(self) -> str:
+        return f"<Match {self.game!r} after {len(self.history)} moves: " \
+               f"{self.game.state_text(self.state)!r}>"
+
+    @property
+    def current_player(self) -> int:
+        return self.game.current_player(self.state)
+
+    def legal_moves(self, player: int | None = None) -> list[Move]:
+        if self.current_player == TERMINAL:
+            return []
+        return self.game.legal_moves(self.state, player)
+
+    def outcome(self) -> Outcome | None:
+        return self.game.outcome(self.state)
+
+    def is_over(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def parse(self, text: str) -> Move:
+        """A move from text, resolved against the legal moves of this state."""
+        legal = self.legal_moves()
+        found = moves_matching(text, legal)
+        if len(found) == 1:
+            return found[0]
+        if not found:
+            shown = " ".join(sorted(self.move_text(m) for m in legal)) or "none (game over)"
+            raise IllegalMoveError(f"{text!r} is not a legal move here; legal: {shown}")
+        raise NotationError(f"{text!r} is ambiguous: it may mean "
+                            f"{' or '.join(m.text() for m in found)}")
+
+    def move_text(self, move: Move) -> str:
+        """The shortest text naming a move in this state (``d6`` for ``Wd6``)."""
+        return short_text(move, self.legal_moves())
+
+    def push(self, move: Move | str) -> Move:
+        """Play a move (or its text) after checking it is legal; returns the move."""
+        if isinstance(move, str):
+            move = self.parse(move)
+        elif move not in self.legal_moves():
+            raise IllegalMoveError(f"{move.text()} is not a legal move here")
+        before = self.state
+        self.state = self.game.apply(before, move)
+        self.history.append((move, before))
+        self._resolve_chance()
+        return move
+
+    def push_joint(self, moves: Iterable[Move]) -> None:
+        """Play one simultaneous choice per player."""
+        moves = tuple(moves)
+        if self.current_player != SIMULTANEOUS:
+            raise IllegalMoveError("no simultaneous choice is pending")
+        for p, move in enumerate(moves):
+            if move not in self.game.legal_moves(self.state, p):
+                raise IllegalMoveError(f"{move.text()} is not legal for "
+                                       f"{self.game.player_name(p)}")
+        before = self.state
+        self.state = self.game.apply_joint(before, moves)
+        self.history.append((moves, before))
+        self._resolve_chance()
+
+    def pop(self) -> Move | tuple[Move, ...]:
+        """Undo the last action (and any chance that followed it)."""
+        if not self.history:
+            raise IllegalMoveError("there is no move to undo")
+        while True:
+            move, before = self.history.pop()
+            self.state = before
+            if self.game.current_player(before) != CHANCE or not self.history:
+                return move
+
+    def _resolve_chance(self) -> None:
+        while self.game.current_player(self.state) == CHANCE:
+            move = self.game.sample_chance(self.state, self.rng)
+            before = self.state
+            self.state = self.game.apply(before, move)
+            self.history.append((move, before))
+
+    def moves(self) -> list[Move | tuple[Move, ...]]:
+        return [m for m, _ in self.history]
+
+
+def replace(state: State, **changes) -> State:
+    """A copy of a state with some fields changed."""
+    return dataclasses.replace(state, **changes)

@@ -1,0 +1,3 @@
+"""Every registered game, one module each, in catalogue order."""
+
+from . import spline, span  # noqa: F401

@@ -1,0 +1,71 @@
+"""Shared rules of games where each turn places one ball of the mover's colour.
+
+Spline, Span and many others differ only in what ends the game.  A
+subclass supplies :meth:`PlacementGame.result_after`, called after each
+placement with the point just played.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..game import Game, Outcome, State
+from ..geometry import NUM_POINTS, points_of
+from ..notation import Move
+from ..position import WHITE, BLACK, RED, playable_mask
+
+PLAYER_COLOURS = (WHITE, BLACK, RED)
+#: PLACE_MOVES[colour][point], interned once.
+PLACE_MOVES = tuple(tuple(Move.place(p, c) for p in range(NUM_POINTS)) for c in range(4))
+
+_PLAYABLE_CACHE: dict[int, tuple[int, ...]] = {}
+
+
+def playable_points(occupied: int) -> tuple[int, ...]:
+    """Playable points of an occupancy mask, memoised (there are few stable masks)."""
+    pts = _PLAYABLE_CACHE.get(occupied)
+    if pts is None:
+        pts = _PLAYABLE_CACHE[occupied] = tuple(points_of(playable_mask(occupied)))
+    return pts
+
+
+class PlacementGame(Game):
+    """Players take turns putting a ball of their colour on any playable point."""
+
+    def colour_of(self, player: int) -> int:
+        return PLAYER_COLOURS[player]
+
+    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+        if state.result is not None:
+            return []
+        row = PLACE_MOVES[self.colour_of(state.to_move)]
+        return [row[p] for p in playable_points(state.position.occupied)]
+
+    def apply(self, state: State, move: Move) -> State:
+        position = state.position.place(move.point, move.colour)
+        result = self.result_after(position, move.point, state.to_move)
+        if result is None and position.occupied.bit_count() == NUM_POINTS:
+            result = Outcome((), "the pyramid is complete")
+        return State(position, (state.to_move + 1) % self.num_players, result, move)
+
+    def result_after(self, position, point: int, mover: int) -> Outcome | None:
+        """The outcome once `mover` has played at `point`, or None to go on."""
+        raise NotImplementedError
+
+    def settle(self, state: State) -> State:
+        """Work out whether a position given as text is already finished."""
+        last_mover = (state.to_move - 1) % self.num_players
+        mine = state.position.mask(self.colour_of(last_mover))
+        for p in points_of(mine):
+            result = self.result_after(state.position, p, last_mover)
+            if result is not None:
+                return State(state.position, state.to_move, result)
+        if state.position.occupied.bit_count() == NUM_POINTS:
+            return State(state.position, state.to_move, Outcome((), "the pyramid is complete"))
+        return state
+
+
+def uniform_index(rng: random.Random):
+    """A fast `n -> random index below n` bound to a generator."""
+    rnd = rng.random
+    return lambda n: int(rnd() * n)

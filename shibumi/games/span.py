@@ -1,0 +1,52 @@
+"""Span: the simplest Shibumi connection game."""
+
+from __future__ import annotations
+
+from ..game import GameInfo, Outcome
+from ..geometry import SIDE_MASK
+from ..position import group_of
+from ..registry import register
+from .placement import PlacementGame
+
+#: The two sides each player must join: White left-right, Black bottom-top.
+GOALS = ((SIDE_MASK["left"], SIDE_MASK["right"]),
+         (SIDE_MASK["bottom"], SIDE_MASK["top"]))
+
+
+@register
+class Span(PlacementGame):
+    info = GameInfo(
+        name="Span", designer="Cameron Browne", year="2011",
+        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        summary="Join your two sides with a visibly connected group; someone always does.",
+        complexity=1, max_length=30)
+
+    rules = """\
+Two players, White then Black, start with an empty board and take turns
+putting a ball of their own colour on any playable point.
+
+White is trying to link the left edge of the board to the right edge, Black
+the bottom edge to the top edge, each with a single group of their own
+balls joined by contacts that can be seen from above. A contact counts only
+if both balls are in view and no pair of touching balls on the level above
+passes over it: overpasses cut underpasses. Whoever completes such a chain
+wins at once. A full pyramid always holds exactly one winning chain, so the
+game never ends drawn.
+"""
+    notes = """\
+* A ball lies on a side when it sits in one of the board holes along that
+  edge (a corner hole lies on two sides). Balls on the upper levels never
+  touch a side: seen from above they are inside the board's outline, and the
+  no-draw argument (a complete pyramid's visible contacts form a triangulated
+  disc whose rim is the ring of twelve edge holes) needs exactly this reading.
+* Only the mover is checked after a placement: a placement cannot join an
+  opponent's chain, it can only bury balls or cut contacts beneath it.
+"""
+
+    def result_after(self, position, point, mover):
+        colour = self.colour_of(mover)
+        group = group_of(point, position.mask(colour), position.occupied)
+        first, second = GOALS[mover]
+        if group & first and group & second:
+            return Outcome((mover,), f"{self.player_name(mover)} joined both sides")
+        return None

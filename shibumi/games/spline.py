@@ -1,0 +1,90 @@
+"""Spline: the first Shibumi game — a flat line across any level wins."""
+
+from __future__ import annotations
+
+import random
+
+from ..game import GameInfo, Outcome, State
+from ..geometry import LINES_THROUGH, NUM_POINTS
+from ..position import hidden_mask
+from ..registry import register
+from .placement import PLACE_MOVES, PlacementGame, playable_points, uniform_index
+
+
+@register
+class Spline(PlacementGame):
+    info = GameInfo(
+        name="Spline", designer="Néstor Romeral Andrés", year="2011",
+        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        summary="Place balls of your colour; the first full-length line on any level wins.",
+        complexity=1, max_length=30)
+    parameters = {"count_hidden": True}
+
+    rules = """\
+Two players, White then Black, share an empty board. On your turn put one
+ball of your own colour on any playable point: an empty hole, or a hollow
+on top of four touching balls (a complete platform).
+
+You win the moment you own a complete straight line on one level that runs
+all the way across it: 4 balls on the board, 3 on level 1 or 2 on level 2,
+along a row, a column or either diagonal. The game cannot reach the apex
+without a winner (see the rules notes).
+"""
+    notes = """\
+* Hidden balls count. A board row can be finished after two of its middle
+  balls have been buried under level 2; the balls are still there, so the
+  line wins. Play `spline(count_hidden=False)` to count only balls seen
+  from above.
+* The apex alone is not a line: lines need at least two balls.
+* Only the mover can complete a line (a placement adds one ball of the
+  mover's colour and moves nothing), so only the mover is checked.
+* A full pyramid with no line would be a draw; the rule book says this cannot
+  happen, and the tests and the mathematics notebook check it.
+"""
+
+    def result_after(self, position, point, mover):
+        mine = position.mask(self.colour_of(mover))
+        if not self.params["count_hidden"]:
+            mine &= ~hidden_mask(position.occupied)
+            return self._any_line(mine, mover)
+        for line in LINES_THROUGH[point]:
+            if mine & line == line:
+                return Outcome((mover,), f"{self.player_name(mover)} completed a line")
+        return None
+
+    def _any_line(self, mine, mover):
+        # With hidden balls excluded, burying a ball can never make a line, but
+        # the newly placed ball may complete one anywhere its level allows.
+        for lines in LINES_THROUGH:
+            for line in lines:
+                if mine & line == line:
+                    return Outcome((mover,), f"{self.player_name(mover)} completed a line")
+        return None
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Same games as the generic loop, on raw bit masks (the benchmark path)."""
+        if state.result is not None or not self.params["count_hidden"]:
+            return super().random_playout(state, rng)
+        pick = uniform_index(rng)
+        masks = [state.position.white, state.position.black]
+        occ, mover = state.position.occupied, state.to_move
+        lines_through = LINES_THROUGH
+        while True:
+            pts = playable_points(occ)
+            p = pts[pick(len(pts))]
+            bit = 1 << p
+            occ |= bit
+            mine = masks[mover] | bit
+            masks[mover] = mine
+            for line in lines_through[p]:
+                if mine & line == line:
+                    return self._final(masks, mover, p, Outcome(
+                        (mover,), f"{self.player_name(mover)} completed a line"))
+            if occ == (1 << NUM_POINTS) - 1:
+                return self._final(masks, mover, p, Outcome((), "the pyramid is complete"))
+            mover ^= 1
+
+    def _final(self, masks, mover, point, result):
+        from ..position import Position
+        return State(Position.from_masks(masks[0], masks[1]), mover ^ 1, result,
+                     PLACE_MOVES[self.colour_of(mover)][point])
