@@ -13,12 +13,12 @@ from .game import (CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Match, Outcom
                    State)
 from .notation import Move, parse_line, parse_point, point_name
 from .position import BLACK, EMPTY, RED, WHITE, Position
-from .registry import games, load, names, register
+from .registry import all_games, load, names, register
 
 __all__ = [
     "BLACK", "CHANCE", "EMPTY", "Game", "GameInfo", "IllegalMoveError", "Match",
     "Move", "NotationError", "Outcome", "Position", "RED", "SIMULTANEOUS",
-    "ShibumiError", "State", "TERMINAL", "UnknownGameError", "WHITE", "games",
+    "ShibumiError", "State", "TERMINAL", "UnknownGameError", "WHITE", "all_games",
     "load", "names", "parse_line", "parse_point", "point_name", "register",
 ]
 __version__ = "0.1.0"

@@ -108,6 +108,8 @@ class Game:
     player_names: ClassVar[tuple[str, ...]] = ("White", "Black", "Red")
     rules: ClassVar[str] = ""
     """The rules in the project's words (shown by ``shibumi rules``)."""
+    symmetries: ClassVar[tuple[int, ...]] = tuple(range(8))
+    """Indices into ``geometry.SYMMETRIES`` of the turns that leave the rules unchanged."""
     notes: ClassVar[str] = ""
     """Interpretation choices and reconstructions (rules notes)."""
 
@@ -164,6 +166,18 @@ class Game:
             else f"Player {player + 1}"
 
     # -- derived behaviour -------------------------------------------------
+    def state_key(self, state: State) -> tuple:
+        """What identifies a state for the rules (the last move is history only).
+
+        Games whose rules look at the last move override this.
+        """
+        return tuple(getattr(state, f.name) for f in dataclasses.fields(state)
+                     if f.name != "last")
+
+    def length(self, state: State) -> int:
+        """Actions played to reach a state; placement games count balls."""
+        return state.position.occupied.bit_count()
+
     def is_terminal(self, state: State) -> bool:
         return self.current_player(state) == TERMINAL
 
@@ -201,11 +215,14 @@ class Game:
 
     # -- text ----------------------------------------------------------------
     def state_text(self, state: State) -> str:
-        """The whole state as one line: position, player to move, extras."""
+        """The whole state as one line: position, player to move (1 = first), extras.
+
+        A finished game still names the player whose turn it would be; the
+        result is worked out again when the text is read.
+        """
         extras = self.extra_text(state)
-        turn = self.current_player(state)
-        turn_text = "-" if turn == TERMINAL else str(turn + 1)
-        return " ".join([state.position.text(), turn_text] + ([extras] if extras else []))
+        parts = [state.position.text(), str(state.to_move + 1)]
+        return " ".join(parts + ([extras] if extras else []))
 
     def extra_text(self, state: State) -> str:
         """Game-specific state beyond the position and turn (stocks, bag...)."""

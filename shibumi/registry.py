@@ -35,14 +35,14 @@ def _ensure_loaded() -> None:
         importlib.import_module(f"{__package__}.games")  # registers every game
 
 
-def games() -> list[type[Game]]:
+def all_games() -> list[type[Game]]:
     """Every registered game class, in catalogue order."""
     _ensure_loaded()
     return list(_ORDER)
 
 
 def names() -> list[str]:
-    return [cls.info.name.lower() for cls in games()]
+    return [cls.info.name.lower() for cls in all_games()]
 
 
 _SPEC = re.compile(r"\s*([\w+ -]+?)\s*(?:\((.*)\))?\s*$")

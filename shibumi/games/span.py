@@ -20,6 +20,7 @@ class Span(PlacementGame):
         family="Connection", source="Shibumi Rule Book (2012), seed 001",
         summary="Join your two sides with a visibly connected group; someone always does.",
         complexity=1, max_length=30)
+    symmetries = (0, 2, 4, 5)   # identity, half turn and the two mirrors keep the goals
 
     rules = """\
 Two players, White then Black, start with an empty board and take turns

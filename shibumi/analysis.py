@@ -1,0 +1,119 @@
+"""Counting and statistics on any registered game: perft and random playouts.
+
+>>> from shibumi import load
+>>> [perft(load('spline'), depth) for depth in range(1, 4)]
+[16, 240, 3360]
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from .game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+
+
+def children(game: Game, state: State) -> list[State]:
+    """Every state one action away (chance outcomes and joint choices included)."""
+    player = game.current_player(state)
+    if player == TERMINAL:
+        return []
+    if player == CHANCE:
+        return [game.apply(state, move) for move, _ in game.chance_outcomes(state)]
+    if player == SIMULTANEOUS:
+        joint = [()]
+        for p in range(game.num_players):
+            joint = [j + (m,) for j in joint for m in game.legal_moves(state, p)]
+        return [game.apply_joint(state, j) for j in joint]
+    return [game.apply(state, move) for move in game.legal_moves(state)]
+
+
+def _branching(game: Game, state: State) -> int:
+    player = game.current_player(state)
+    if player == TERMINAL:
+        return 0
+    if player == CHANCE:
+        return len(game.chance_outcomes(state))
+    if player == SIMULTANEOUS:
+        total = 1
+        for p in range(game.num_players):
+            total *= len(game.legal_moves(state, p))
+        return total
+    return len(game.legal_moves(state))
+
+
+def perft(game: Game, depth: int, state: State | None = None) -> int:
+    """Leaves of the legal-action tree `depth` actions deep (finished games have none).
+
+    Transpositions are counted once per path, as in chess perft, but each
+    distinct state is expanded only once per depth (memoised on
+    :meth:`Game.state_key`).
+    """
+    if depth < 0:
+        raise ValueError("perft depth must be 0 or more")
+    if state is None:
+        state = game.initial_state(random.Random(0))
+    memo: dict = {}
+
+    def count(node: State, left: int) -> int:
+        if left == 0:
+            return 1
+        if left == 1:
+            return _branching(game, node)
+        key = (game.state_key(node), left)
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = sum(count(child, left - 1) for child in children(game, node))
+        return found
+
+    return count(state, depth)
+
+
+@dataclass
+class PlayoutStats:
+    """What ``playouts`` measured: counts per winner name (or ``draw``)."""
+    games: int = 0
+    total_length: int = 0
+    wins: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
+
+    @property
+    def mean_length(self) -> float:
+        return self.total_length / self.games if self.games else 0.0
+
+    @property
+    def playouts_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    def as_dict(self) -> dict:
+        return {"games": self.games, "mean_length": round(self.mean_length, 3),
+                "wins": dict(sorted(self.wins.items())),
+                "playouts_per_second": round(self.playouts_per_second, 1)}
+
+
+def playouts(game: Game, seconds: float = 1.0, seed: int = 0,
+             max_games: int | None = None, state: State | None = None) -> PlayoutStats:
+    """Play uniformly random games for a while and count who wins.
+
+    The length of a game is the number of actions played (for placement games
+    that is the number of balls placed).
+    """
+    rng = random.Random(seed)
+    start_state = state if state is not None else game.initial_state(rng)
+    stats = PlayoutStats()
+    start = time.perf_counter()
+    deadline = start + seconds
+    while (max_games is None or stats.games < max_games) and (
+            max_games is not None or time.perf_counter() < deadline):
+        final = game.random_playout(start_state, rng)
+        stats.games += 1
+        stats.total_length += game.length(final) - game.length(start_state)
+        outcome = game.outcome(final)
+        if outcome.is_draw:
+            stats.wins["draw"] += 1
+        else:
+            stats.wins[" and ".join(game.player_name(p) for p in outcome.winners)] += 1
+    stats.seconds = time.perf_counter() - start
+    return stats

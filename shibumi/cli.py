@@ -1,0 +1,128 @@
+"""Command line: ``python -m shibumi`` or ``shibumi``.
+
+Sub-commands: list, rules, play, perft, playouts.  Errors print one line
+on stderr and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .errors import ShibumiError
+from .registry import all_games, load
+
+
+class CLIError(Exception):
+    """Bad usage; reported as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse would print usage too: keep it to one line
+        raise CLIError(message)
+
+
+def _cmd_list(args) -> None:
+    rows = []
+    for cls in all_games():
+        i = cls.info
+        players = str(i.min_players) if i.min_players == i.max_players \
+            else f"{i.min_players}-{i.max_players}"
+        rows.append({"name": i.name, "aliases": list(i.aliases), "designer": i.designer,
+                     "year": i.year, "players": players, "complexity": i.complexity,
+                     "family": i.family, "source": i.source, "summary": i.summary})
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    print(f"{'game':<12}{'players':<9}{'cx':<4}{'family':<13}{'designer (year)'}")
+    for r in rows:
+        print(f"{r['name']:<12}{r['players']:<9}{r['complexity']:<4}{r['family']:<13}"
+              f"{r['designer']} ({r['year']})")
+        print(f"{'':<12}{r['summary']}")
+
+
+def _cmd_rules(args) -> None:
+    game = load(args.game)
+    i = game.info
+    print(f"{i.name} — {i.designer} ({i.year}); {i.family}; "
+          f"{i.min_players}-{i.max_players} players; complexity {i.complexity}")
+    print(f"Source: {i.source}\n")
+    print(game.rules.rstrip())
+    if game.notes:
+        print("\nRules notes\n" + game.notes.rstrip())
+
+
+def _cmd_perft(args) -> None:
+    from .analysis import perft
+    game = load(args.game)
+    state = game.parse_state(args.position) if args.position else None
+    if args.depth < 0:
+        raise CLIError("depth must be 0 or more")
+    print(perft(game, args.depth, state))
+
+
+def _cmd_playouts(args) -> None:
+    from .analysis import playouts
+    game = load(args.game)
+    if args.seconds <= 0:
+        raise CLIError("--seconds must be positive")
+    stats = playouts(game, seconds=args.seconds, seed=args.seed)
+    if args.json:
+        print(json.dumps(stats.as_dict()))
+        return
+    d = stats.as_dict()
+    print(f"{d['games']} games in {stats.seconds:.2f} s "
+          f"({d['playouts_per_second']} playouts/s), mean length {d['mean_length']}")
+    for name, count in d["wins"].items():
+        print(f"  {name}: {count} ({100 * count / max(1, d['games']):.1f}%)")
+
+
+def _cmd_play(args) -> None:
+    from .play import play_in_terminal
+    play_in_terminal(load(args.game), seats=args.human, ai=args.ai, seed=args.seed)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="shibumi", description="The Shibumi game system.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("list", help="list the registered games")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_list)
+    p = sub.add_parser("rules", help="print a game's rules and rules notes")
+    p.add_argument("game")
+    p.set_defaults(func=_cmd_rules)
+    p = sub.add_parser("play", help="play a game against the AI in the terminal")
+    p.add_argument("game")
+    p.add_argument("--human", type=int, action="append", metavar="SEAT",
+                   help="seat played by a human (1 = first player; repeatable; default 1)")
+    p.add_argument("--ai", default="mcts:2000", help="random, mcts or mcts:ITERATIONS")
+    p.add_argument("--seed", type=int, default=None)
+    p.set_defaults(func=_cmd_play)
+    p = sub.add_parser("perft", help="count the leaves of the move tree at a depth")
+    p.add_argument("game")
+    p.add_argument("depth", type=int)
+    p.add_argument("--position", help="state text: '<position> <player to move>'")
+    p.set_defaults(func=_cmd_perft)
+    p = sub.add_parser("playouts", help="statistics of uniformly random games")
+    p.add_argument("game")
+    p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_playouts)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        args.func(args)
+    except (CLIError, ShibumiError, ValueError) as exc:
+        print(f"shibumi: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("shibumi: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return 0
