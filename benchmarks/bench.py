@@ -1,0 +1,60 @@
+"""Benchmarks: random playouts per second through the public API.
+
+Figures are printed as rates and as ratios against a baseline measured in
+the same run: the generic playout loop of the base class (legal_moves and
+apply on immutable states, what any game gets for free).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+
+import shibumi
+from shibumi.analysis import perft, playouts
+from shibumi.game import Game
+
+
+def rate(fn, seconds: float) -> float:
+    """Calls per second of fn() over about `seconds`."""
+    n, start = 0, time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        fn()
+        n += 1
+    return n / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = {}
+    for name in ("spline", "span"):
+        game = shibumi.load(name)
+        start = game.initial_state()
+        rng = random.Random(1)
+        generic = rate(lambda: Game.random_playout(game, start, rng), args.seconds)
+        stats = playouts(game, seconds=args.seconds, seed=1)
+        results[name] = {"playouts_per_second": round(stats.playouts_per_second),
+                         "generic_loop_per_second": round(generic),
+                         "ratio_to_generic": round(stats.playouts_per_second / generic, 2)}
+    t = time.perf_counter()
+    perft(shibumi.load("spline"), 6)
+    results["spline_perft_6_seconds"] = round(time.perf_counter() - t, 2)
+    if args.json:
+        print(json.dumps(results))
+        return
+    for name in ("spline", "span"):
+        r = results[name]
+        print(f"{name:<7} random playouts: {r['playouts_per_second']:>8,}/s "
+              f"(generic loop {r['generic_loop_per_second']:,}/s, "
+              f"x{r['ratio_to_generic']})")
+    print(f"spline perft 6: {results['spline_perft_6_seconds']} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""The command line, run as a user would (in a subprocess) and in-process."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from shibumi import load
+from shibumi.cli import main
+from shibumi.play import play_in_terminal
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "shibumi", *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_list_shows_every_game_with_metadata(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "Spline" in out and "Romeral Andrés (2011)" in out and "Connection" in out
+    assert main(["list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["name"] for r in rows} >= {"Spline", "Span"}
+    assert all(r["designer"] and r["year"] and r["family"] for r in rows)
+
+
+def test_rules_prints_rules_and_notes(capsys):
+    assert main(["rules", "span"]) == 0
+    out = capsys.readouterr().out
+    assert "Rules notes" in out and "overpasses cut underpasses" in out
+
+
+def test_perft_from_start_and_from_a_position():
+    assert run("perft", "spline", "4").stdout.strip() == "43680"
+    done = run("perft", "spline", "2", "--position",
+               "..../..../..../WWWW|.../.../...|../..|. 2")
+    assert done.stdout.strip() == "0"
+    assert run("perft", "span", "0").stdout.strip() == "1"
+
+
+def test_playouts_json():
+    proc = run("playouts", "spline", "--seconds", "0.5", "--seed", "3", "--json")
+    data = json.loads(proc.stdout)
+    assert set(data) == {"games", "mean_length", "wins", "playouts_per_second"}
+    assert sum(data["wins"].values()) == data["games"] > 0
+    assert set(data["wins"]) <= {"White", "Black", "draw"}
+    assert 7 <= data["mean_length"] <= 30
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["perft", "nosuchgame", "2"], "unknown game"),
+    (["perft", "spline", "2", "--position", "garbage"], "player to move"),
+    (["perft", "spline", "2", "--position", "garbage 1"], "4 levels"),
+    (["perft", "spline", "x"], "invalid int"),
+    (["playouts", "spline", "--seconds", "-1"], "positive"),
+    (["playouts", "spline", "--bogus"], "unrecognized"),
+    (["frobnicate"], "invalid choice"),
+    (["rules", "spline(colour=3)"], "no parameter"),
+])
+def test_errors_are_one_line_without_traceback(args, fragment):
+    proc = run(*args)
+    assert proc.returncode != 0
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and fragment in lines[0] and "Traceback" not in proc.stderr
+
+
+def test_play_in_the_terminal_with_undo():
+    script = iter(["zz", "moves", "a1", "undo", "c1", "quit"])
+    out = []
+    play_in_terminal(load("spline"), ai="random", seed=1,
+                     read=lambda prompt: next(script), write=out.append)
+    text = "\n".join(out)
+    assert "Not played" in text and "a1 a3" in text
+    assert text.count("Black plays") == 2     # one reply undone, then one more
+
+
+def test_play_against_the_ai_to_the_end():
+    answers = iter(["a1", "c1", "e1", "g1", "a3", "c3", "e3", "g3", "a5", "c5", "e5",
+                    "g5", "a7", "c7", "e7", "g7"] * 3)
+    out = []
+
+    def read(prompt):
+        # Play the first legal square from a fixed list; skip taken ones.
+        return next(answers)
+
+    play_in_terminal(load("span"), ai="mcts:50", seed=2, read=read, write=out.append)
+    assert "Game over" in out[-1]
