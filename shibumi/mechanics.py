@@ -57,7 +57,7 @@ class Displacement(NamedTuple):
     order that can be replayed one at a time without two balls ever sharing
     a point.  ``from`` is None for a ball entering play and ``to`` is None
     for a ball pushed off the board.  ``off`` holds the colours of the balls
-    pushed off, in the order they left.
+    pushed off (a push moves a line one step, so at most one leaves).
     """
     position: Position
     drops: tuple[tuple[int | None, int | None], ...]
@@ -192,6 +192,7 @@ def _landing(occupied: int, q: int | None, allow_off: bool, ball: int) -> int | 
                                f"{point_name(q)} into one of {_names(holes)}: "
                                "a slide drop needs exactly one empty point below")
     hole = holes[0]
+    # The hole must itself be a resting place, else the ball keeps falling.
     if not playable_mask(occupied) >> hole & 1:
         raise IllegalMoveError(f"the ball from {point_name(ball)} would drop more "
                                f"than one level through {point_name(hole)}: "
@@ -258,6 +259,8 @@ def _plain_slides(position: Position, s: int, d: str):
     if position.is_pinned(s):
         return [], (f"the ball at {point_name(s)} is pinned (two or more balls rest "
                     "on it), so it cannot slide")
+    # Lifting the ball out of s gives exactly the drop chain the slide
+    # causes: the carried ball falls into s, and anything on it follows.
     lifted, carried = position.remove(s)
     colour = position.colour_at(s)
     options = []
@@ -304,7 +307,10 @@ def slide_targets(position: Position, s: int, allow_off: bool = False) -> list:
     """Every legal slide of the ball at s, as ``(target, Displacement)`` pairs.
 
     The target is where the slid ball ends: a point of its level, or the
-    point one level down for a slide drop.  Directions come in the order
+    point one level down for a slide drop.  (Naming the resting point
+    rather than the point it rolls over keeps ``b4~d4`` true to the board a
+    player sees after the move; each hole lies under only one reachable
+    point, so the direction is never in doubt.)  Directions come in the order
     n, e, s, w.  The list is empty when s holds no ball, is on the board,
     or nothing can move.
 
@@ -382,7 +388,10 @@ def slide(position: Position, s: int, target: int, allow_off: bool = False) -> D
     for t, disp in options:
         if t == target:
             return disp
-    if reason is None:
+    if d is None:
+        reason = (f"{point_name(target)} is not on a row or column of "
+                  f"{point_name(s)} (nor just below one, for a slide drop)")
+    elif reason is None:
         reason = ("a slide crosses empty, fully supported points, or pushes the "
                   "ball right next to it one step")
     legal = _names(t for t, _ in slide_targets(position, s, allow_off))
@@ -441,7 +450,8 @@ def entry_moves(position: Position, colour: int, allow_off: bool = False,
 
     Entries onto an empty point from two sides (corners) are listed once per
     direction, as they are written differently, though they give the same
-    position.
+    position.  The apex (level 3) can be entered from any side; include 3
+    in ``levels`` for games that allow it.
 
     >>> pos = Position('WWWW/WWWW/WWWW/WWWW|.../.../...|../..|.')
     >>> len(entry_moves(pos, 2)), len(entry_moves(pos, 2, levels=(1,)))
@@ -483,8 +493,10 @@ def repeats(rule: str, new_position: Position, before: Position,
       ``history``.
 
     >>> a, b = Position.empty(), Position.empty().place(0, 1)
-    >>> repeats(CHANGE, a, a), repeats(KO, b, a, [b, a]), repeats(KO, b, a, [b, a], players=3)
-    (True, True, False)
+    >>> repeats(CHANGE, a, a), repeats(KO, b, a, [b, a])
+    (True, True)
+    >>> repeats(KO, b, a, [b, a], players=3)   # b was left by another player
+    False
     """
     if rule == NONE:
         return False

@@ -285,7 +285,7 @@ def replay(pos, drops, colour=None):
     return Position.from_masks(white, black, red)
 
 
-FAST = settings(max_examples=60, deadline=None)
+FAST = settings(max_examples=150, deadline=None)
 
 
 @FAST
