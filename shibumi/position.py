@@ -165,6 +165,11 @@ class Position:
     def is_playable(self, p: int) -> bool:
         return bool(playable_mask(self.occupied) >> p & 1)
 
+    def activated_by(self, p: int) -> int:
+        """Points that a ball placed at p would make playable (platforms it completes)."""
+        occupied = self.occupied | 1 << p
+        return playable_mask(occupied) & ~playable_mask(self.occupied) & ~(1 << p)
+
     def hidden(self) -> int:
         """Mask of balls hidden from above."""
         return hidden_mask(self.occupied)

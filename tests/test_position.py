@@ -67,7 +67,7 @@ def test_removal_conserves_balls_and_drops_down_one_column(pos, p):
 
 def test_a_two_ball_drop():
     # White a1 carries a black ball on b2 which carries a red ball on c3 (level 2).
-    pos = Position("WWWW/WWWW/WWWW/WWWW|.../WW./BW.|../R.|.")
+    pos = Position("..../WWW./W.W./WWW.|.../.../...|../..|.")
     after, drops = pos.remove(0)
     assert drops == ((16, 0), (25, 16))
     assert after.colour_at(0) == BLACK and after.colour_at(16) == RED
@@ -75,14 +75,14 @@ def test_a_two_ball_drop():
 
 
 def test_pinned_and_free():
-    pos = Position("WWWW/WWWW/WWWW/WWWW|.../BB./BB.|../..|.")
+    pos = Position("..../WWW./W.W./WWW.|.../.../...|../..|.")
     assert pos.is_pinned(4) and pos.is_pinned(5)   # a3 and c3 carry two balls
     assert not pos.is_pinned(0) and not pos.is_free(0)
     assert pos.is_free(3) and pos.is_free(16)
 
 
 def test_hidden_balls():
-    pos = Position("WWWW/WWWW/WWWW/WWWW|.../WW./WW.|../B.|.")
+    pos = Position("..../WWW./W.W./WWW.|.../.../...|../..|.")
     assert pos.hidden() == 1 << 5          # c3 on the board, under c3.2
     assert pos.visible() == pos.occupied & ~(1 << 5)
     assert COVER[5] == 25
@@ -115,3 +115,13 @@ def test_positions_are_immutable():
     with pytest.raises(AttributeError):
         pos.white = 1
     assert NUM_POINTS == 30
+
+
+def test_activation_a_move_can_open_four_platforms():
+    # Eight empty holes, no full platform: 8 playable points.  Filling c3
+    # completes the four platforms round it: 7 holes + 4 platforms = 11.
+    pos = Position("..../WWW./W.W./WWW.|.../.../...|../..|.")
+    assert pos.playable().bit_count() == 8
+    c3 = 5
+    assert pos.activated_by(c3).bit_count() == 4
+    assert pos.place(c3, WHITE).playable().bit_count() == 11
