@@ -67,7 +67,7 @@ def test_removal_conserves_balls_and_drops_down_one_column(pos, p):
 
 def test_a_two_ball_drop():
     # White a1 carries a black ball on b2 which carries a red ball on c3 (level 2).
-    pos = Position("..../WWW./W.W./WWW.|.../.../...|../..|.")
+    pos = Position("WWWW/WWWW/WWWW/WWWW|.../WW./BW.|../R.|.")
     after, drops = pos.remove(0)
     assert drops == ((16, 0), (25, 16))
     assert after.colour_at(0) == BLACK and after.colour_at(16) == RED
@@ -75,14 +75,14 @@ def test_a_two_ball_drop():
 
 
 def test_pinned_and_free():
-    pos = Position("..../WWW./W.W./WWW.|.../.../...|../..|.")
+    pos = Position("WWWW/WWWW/WWWW/WWWW|.../BB./BB.|../..|.")
     assert pos.is_pinned(4) and pos.is_pinned(5)   # a3 and c3 carry two balls
     assert not pos.is_pinned(0) and not pos.is_free(0)
     assert pos.is_free(3) and pos.is_free(16)
 
 
 def test_hidden_balls():
-    pos = Position("..../WWW./W.W./WWW.|.../.../...|../..|.")
+    pos = Position("WWWW/WWWW/WWWW/WWWW|.../WW./WW.|../B.|.")
     assert pos.hidden() == 1 << 5          # c3 on the board, under c3.2
     assert pos.visible() == pos.occupied & ~(1 << 5)
     assert COVER[5] == 25
