@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from .errors import NotationError
-from .geometry import LEVEL, NUM_POINTS, POINTS, PROJECTION, DIRECTIONS
+from .geometry import LEVEL, POINTS, PROJECTION
 from .position import COLOUR_LETTERS, EMPTY
 
 FILES = "abcdefg"

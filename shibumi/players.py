@@ -15,7 +15,7 @@ import math
 import random
 import time
 
-from .game import CHANCE, SIMULTANEOUS, TERMINAL, Game, State
+from .game import SIMULTANEOUS, Game, State
 from .notation import Move
 
 
@@ -134,4 +134,4 @@ def make_player(spec: str, seed: int | None = None):
     raise ValueError(f"unknown player {spec!r}; players: random, mcts, mcts:N")
 
 
-__all__ = ["MCTSPlayer", "RandomPlayer", "make_player", "CHANCE", "TERMINAL"]
+__all__ = ["MCTSPlayer", "RandomPlayer", "make_player"]

@@ -16,9 +16,9 @@ True
 from __future__ import annotations
 
 from .errors import IllegalMoveError, NotationError
-from .geometry import (ALL_MASK, APEX, COORDS, COVER, INTERIOR, LEVEL_START,
-                       NUM_POINTS, POINTS, SIZES, SUPPORT_MASK, SUPPORTED_MASK,
-                       SYMMETRIES, CONTACTS, point_at, points_of, transform_mask)
+from .geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, LEVEL_START, NUM_POINTS,
+                       POINTS, SIZES, SUPPORT_MASK, SUPPORTED_MASK, SYMMETRIES,
+                       point_at, points_of, transform_mask)
 
 EMPTY, WHITE, BLACK, RED = 0, 1, 2, 3
 COLOURS = (WHITE, BLACK, RED)

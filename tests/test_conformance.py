@@ -4,7 +4,7 @@ import random
 import pytest
 
 from shibumi import TERMINAL, all_games, load
-from shibumi.game import CHANCE, SIMULTANEOUS
+from shibumi.game import CHANCE, SIMULTANEOUS, Game
 
 GAMES = [cls.info.name.lower() for cls in all_games()]
 
@@ -46,9 +46,8 @@ def test_random_games_finish_within_their_length(name):
 def test_fast_playouts_agree_with_the_generic_loop(name):
     """A game's own playout loop must give the same kind of games as the base loop."""
     game = load(name)
-    base = type(game).__mro__[-2]  # Game
     fast = [game.random_playout(game.initial_state(), random.Random(s)) for s in range(300)]
-    slow = [base.random_playout(game, game.initial_state(), random.Random(s))
+    slow = [Game.random_playout(game, game.initial_state(), random.Random(s))
             for s in range(300)]
     for final in fast + slow:
         assert game.is_terminal(final)

@@ -6,7 +6,7 @@ import random
 
 from ..game import GameInfo, Outcome, State
 from ..geometry import LINES_THROUGH, NUM_POINTS
-from ..position import hidden_mask
+from ..position import Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, PlacementGame, playable_points, uniform_index
 
@@ -85,6 +85,5 @@ without a winner (see the rules notes).
             mover ^= 1
 
     def _final(self, masks, mover, point, result):
-        from ..position import Position
         return State(Position.from_masks(masks[0], masks[1]), mover ^ 1, result,
                      PLACE_MOVES[self.colour_of(mover)][point])
