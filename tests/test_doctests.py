@@ -7,8 +7,8 @@ import pytest
 
 import shibumi
 
-MODULES = ["shibumi"] + [f"shibumi.{m.name}" for m in pkgutil.walk_packages(shibumi.__path__)
-                         if m.name != "__main__"]
+MODULES = ["shibumi"] + [m.name for m in pkgutil.walk_packages(shibumi.__path__, "shibumi.")
+                         if not m.name.endswith("__main__")]
 
 
 @pytest.mark.parametrize("name", MODULES)
