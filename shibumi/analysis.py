@@ -51,8 +51,18 @@ def perft(game: Game, depth: int, state: State | None = None) -> int:
     distinct state is expanded only once per depth (memoised on
     :meth:`Game.state_key`).
     """
-    if depth < 0:
-        raise ValueError("perft depth must be 0 or more")
+    return sum(perft_divide(game, depth, state).values()) if depth else 1
+
+
+def perft_divide(game: Game, depth: int, state: State | None = None,
+                 progress=None) -> dict[str, int]:
+    """Perft split by first action: {action text: leaves below it}.
+
+    `progress`, if given, wraps the iteration over first actions (for
+    example ``tqdm.tqdm``), so long counts can show a progress bar.
+    """
+    if depth < 1:
+        raise ValueError("perft_divide needs a depth of 1 or more")
     if state is None:
         state = game.initial_state(random.Random(0))
     memo: dict = {}
@@ -68,7 +78,26 @@ def perft(game: Game, depth: int, state: State | None = None) -> int:
             found = memo[key] = sum(count(child, left - 1) for child in children(game, node))
         return found
 
-    return count(state, depth)
+    firsts = list(zip(_first_actions(game, state), children(game, state)))
+    if progress is not None:
+        firsts = progress(firsts)
+    return {text: count(child, depth - 1) for text, child in firsts}
+
+
+def _first_actions(game: Game, state: State) -> list[str]:
+    """Texts of the actions `children` expands, in the same order."""
+    player = game.current_player(state)
+    if player == TERMINAL:
+        return []
+    if player == CHANCE:
+        return [m.text() for m, _ in game.chance_outcomes(state)]
+    if player == SIMULTANEOUS:
+        joint = [""]
+        for p in range(game.num_players):
+            joint = [f"{j} {m.text()}".strip() for j in joint
+                     for m in game.legal_moves(state, p)]
+        return joint
+    return [m.text() for m in game.legal_moves(state)]
 
 
 @dataclass

@@ -54,12 +54,30 @@ def _cmd_rules(args) -> None:
 
 
 def _cmd_perft(args) -> None:
-    from .analysis import perft
+    from .analysis import perft_divide
     game = load(args.game)
     state = game.parse_state(args.position) if args.position else None
     if args.depth < 0:
         raise CLIError("depth must be 0 or more")
-    print(perft(game, args.depth, state))
+    if args.depth == 0:
+        print(1)
+        return
+    divide = perft_divide(game, args.depth, state, progress=_progress_bar(args.depth >= 8))
+    if args.divide:
+        for text, count in divide.items():
+            print(f"{text}: {count}")
+    print(sum(divide.values()))
+
+
+def _progress_bar(wanted: bool):
+    """tqdm over the first moves for long counts, when tqdm is installed."""
+    if not wanted:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return None
+    return lambda items: tqdm(items, desc="first moves", unit="move", leave=False)
 
 
 def _cmd_playouts(args) -> None:
@@ -103,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("depth", type=int)
     p.add_argument("--position", help="state text: '<position> <player to move>'")
+    p.add_argument("--divide", action="store_true", help="also print the count below each first move")
     p.set_defaults(func=_cmd_perft)
     p = sub.add_parser("playouts", help="statistics of uniformly random games")
     p.add_argument("game")

@@ -37,6 +37,8 @@ def test_perft_from_start_and_from_a_position():
                "..../..../..../WWWW|.../.../...|../..|. 2")
     assert done.stdout.strip() == "0"
     assert run("perft", "span", "0").stdout.strip() == "1"
+    divide = run("perft", "span", "3", "--divide").stdout.split("\n")
+    assert divide[0] == "Wa1: 210" and divide[16] == "3360"
 
 
 def test_playouts_json():
