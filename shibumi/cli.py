@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 from .errors import ShibumiError
@@ -56,7 +57,7 @@ def _cmd_rules(args) -> None:
 def _cmd_perft(args) -> None:
     from .analysis import perft_divide
     game = load(args.game)
-    state = game.parse_state(args.position) if args.position else None
+    state = game.parse_state(args.position) if args.position is not None else None
     if args.depth < 0:
         raise CLIError("depth must be 0 or more")
     if args.depth == 0:
@@ -83,8 +84,8 @@ def _progress_bar(wanted: bool):
 def _cmd_playouts(args) -> None:
     from .analysis import playouts
     game = load(args.game)
-    if args.seconds <= 0:
-        raise CLIError("--seconds must be positive")
+    if not math.isfinite(args.seconds) or args.seconds <= 0:
+        raise CLIError("--seconds must be a positive number of seconds")
     stats = playouts(game, seconds=args.seconds, seed=args.seed)
     if args.json:
         print(json.dumps(stats.as_dict()))

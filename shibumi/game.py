@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
@@ -119,6 +120,12 @@ class Game:
             allowed = ", ".join(self.parameters) or "none"
             raise UnknownGameError(f"{self.info.name} has no parameter "
                                    f"{', '.join(sorted(unknown))}; parameters: {allowed}")
+        for key, value in params.items():
+            default = self.parameters[key]
+            if default is not None and type(value) is not type(default):
+                raise UnknownGameError(
+                    f"{self.info.name} parameter {key} takes a {type(default).__name__} "
+                    f"(default {default!r}), not {value!r}")
         self.params = {**self.parameters, **params}
         self.num_players = int(self.params.get("players", self.info.min_players))
         if not self.info.min_players <= self.num_players <= self.info.max_players:
@@ -235,7 +242,7 @@ class Game:
             raise NotationError(f"state {text!r}: expected '<position> <player to move>' "
                                 "like '..../..../..../....|.../.../...|../..|. 1'")
         position = Position(parts[0])
-        if not parts[1].isdigit() or not 1 <= int(parts[1]) <= self.num_players:
+        if not re.fullmatch("[0-9]{1,2}", parts[1]) or not 1 <= int(parts[1]) <= self.num_players:
             raise NotationError(f"state {text!r}: player to move must be 1-"
                                 f"{self.num_players}, got {parts[1]!r}")
         return self.state_from(position, int(parts[1]) - 1, " ".join(parts[2:]))
@@ -307,6 +314,8 @@ class Match:
 
     def parse(self, text: str) -> Move:
         """A move from text, resolved against the legal moves of this state."""
+        if not isinstance(text, str):
+            raise NotationError(f"a move is given as text, not {type(text).__name__}")
         legal = self.legal_moves()
         found = moves_matching(text, legal)
         if len(found) == 1:
@@ -325,6 +334,8 @@ class Match:
         """Play a move (or its text) after checking it is legal; returns the move."""
         if isinstance(move, str):
             move = self.parse(move)
+        elif not isinstance(move, Move):
+            raise NotationError(f"a move is a Move or its text, not {type(move).__name__}")
         elif move not in self.legal_moves():
             raise IllegalMoveError(f"{move.text()} is not a legal move here")
         before = self.state

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from .errors import NotationError
-from .geometry import LEVEL, POINTS, PROJECTION
+from .geometry import COORDS, LEVEL, NUM_POINTS, POINTS, PROJECTION
 from .position import COLOUR_LETTERS, EMPTY
 
 FILES = "abcdefg"
@@ -54,6 +54,8 @@ _SQUARE_RE = re.compile(r"([a-g])([1-7])(?:\.([0-3]))?$")
 
 def point_candidates(text: str) -> tuple[int, ...]:
     """The points a square or long name may mean (two for a bare shared square)."""
+    if not isinstance(text, str):
+        raise NotationError(f"a point is given as text like d6, not {type(text).__name__}")
     m = _SQUARE_RE.match(text.strip().lower())
     if not m:
         raise NotationError(f"bad point {text!r}: use a file a-g and a rank 1-7, "
@@ -85,13 +87,22 @@ def parse_line(text: str) -> tuple[int, ...]:
     """Points of a line written square-square-..., all on one level.
 
     Shared squares are resolved by the level the other squares agree on.
+    The squares must follow each other along a row, column or diagonal.
     """
+    if not isinstance(text, str):
+        raise NotationError(f"a line is given as text like b6-d4-f2, not {type(text).__name__}")
     options = [point_candidates(part) for part in text.split("-")]
     levels = set.intersection(*({LEVEL[p] for p in opts} for opts in options))
     if len(levels) != 1:
         raise NotationError(f"line {text!r}: its squares must name points of one level")
     level = levels.pop()
-    return tuple(next(p for p in opts if LEVEL[p] == level) for opts in options)
+    points = tuple(next(p for p in opts if LEVEL[p] == level) for opts in options)
+    steps = {(COORDS[b][1] - COORDS[a][1], COORDS[b][2] - COORDS[a][2])
+             for a, b in zip(points, points[1:])}
+    if len(steps) > 1 or any(max(abs(dx), abs(dy)) != 1 for dx, dy in steps):
+        raise NotationError(f"line {text!r}: its squares must be neighbours along one "
+                            "row, column or diagonal of a level")
+    return points
 
 
 # -- moves ---------------------------------------------------------------
@@ -133,6 +144,7 @@ class Move:
         key = (kind, point, colour, target, direction, value)
         move = cls._interned.get(key)
         if move is None:
+            _check_fields(*key)
             move = object.__new__(cls)
             for name, val in zip(cls.__slots__, key):
                 object.__setattr__(move, name, val)
@@ -212,8 +224,22 @@ _PATTERNS = (
     (SLIDE, re.compile(rf"{_SQ}~{_SQ}$")),
     (ENTER, re.compile(rf"([WBR])?{_SQ}\+([nesw])$")),
     (PASS, re.compile(r"pass$")),
-    (CHOOSE, re.compile(r"=([WBR]|\d+)$")),
+    (CHOOSE, re.compile(r"=([WBR]|[0-9]{1,6})$")),
 )
+def _check_fields(kind, point, colour, target, direction, value) -> None:
+    """Reject field values that could not be written as move text."""
+    for p in (point, target):
+        if p is not None and (type(p) is not int or not 0 <= p < NUM_POINTS):
+            raise NotationError(f"a move's points are numbers 0-{NUM_POINTS - 1}, not {p!r}")
+    if colour is not None and colour not in (1, 2, 3):
+        raise NotationError(f"a move's colour is WHITE, BLACK or RED, not {colour!r}")
+    if value is not None and (type(value) is not int or not 0 <= value < 10 ** 6):
+        raise NotationError(f"a chosen number is 0-999999, not {value!r}")
+    if direction is not None and direction not in DIRECTION_LETTERS:
+        raise NotationError(f"a direction is one of n e s w, not {direction!r}")
+
+
+DIRECTION_LETTERS = "nesw"
 PASS_MOVE = Move.make(PASS)
 MOVE_SYNTAX = ("d6, Rd6 (place), xb2 (remove), b2>d4 (move a ball), b4~d4 (slide), "
                "Wb4+e (enter, travelling n/e/s/w), pass, =R or =3 (choose)")

@@ -15,6 +15,7 @@ import math
 import random
 import time
 
+from .errors import IllegalMoveError
 from .game import SIMULTANEOUS, Game, State
 from .notation import Move
 
@@ -74,11 +75,14 @@ class MCTSPlayer:
         if game.current_player(state) == SIMULTANEOUS:
             return self.rng.choice(game.legal_moves(state, player))
         root = _Node(game, state)
+        if not root.moves:
+            raise IllegalMoveError("there is no move to choose: the game is over "
+                                   "or it is not a player's turn")
         if len(root.moves) == 1:
             return root.moves[0]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for i in range(self.iterations):
-            if deadline is not None and i % 16 == 0 and time.perf_counter() > deadline:
+            if deadline is not None and i and i % 16 == 0 and time.perf_counter() > deadline:
                 break
             self._iterate(game, root)
         best = max(root.children.items(), key=lambda kv: kv[1].visits)

@@ -94,6 +94,8 @@ class Position:
     __slots__ = ("white", "black", "red", "occupied")
 
     def __init__(self, text: str | None = None) -> None:
+        if hasattr(self, "white"):
+            raise AttributeError("Position is immutable")
         w = b = r = 0
         if text is not None:
             w, b, r = _parse_position(text)
@@ -108,10 +110,15 @@ class Position:
     def __setattr__(self, name, value):
         raise AttributeError("Position is immutable")
 
+    def __reduce__(self):  # copy and pickle through the masks
+        return (Position.from_masks, (self.white, self.black, self.red))
+
     @classmethod
     def from_masks(cls, white: int = 0, black: int = 0, red: int = 0) -> "Position":
         """A position from colour masks (no stability check; see :meth:`is_stable`)."""
-        if (white & black) | (white & red) | (black & red) or (white | black | red) & ~ALL_MASK:
+        if not all(type(m) is int and m >= 0 for m in (white, black, red)) \
+                or (white & black) | (white & red) | (black & red) \
+                or (white | black | red) & ~ALL_MASK:
             raise NotationError("colour masks must be disjoint 30-bit masks")
         pos = cls.__new__(cls)
         pos._set(white, black, red)
@@ -131,16 +138,20 @@ class Position:
 
     @classmethod
     def from_int(cls, value: int) -> "Position":
-        if not 0 <= value < 1 << (2 * NUM_POINTS):
+        if type(value) is not int or not 0 <= value < 1 << (2 * NUM_POINTS):
             raise NotationError("a packed position is an integer from 0 to 2**60 - 1")
         masks = [0, 0, 0, 0]
         for p in POINTS:
             masks[value >> (2 * p) & 3] |= 1 << p
-        return cls.from_masks(masks[WHITE], masks[BLACK], masks[RED])
+        pos = cls.from_masks(masks[WHITE], masks[BLACK], masks[RED])
+        if not pos.is_stable():
+            raise NotationError(f"packed position {value}: a raised ball lacks support")
+        return pos
 
     # -- reading -------------------------------------------------------
     def colour_at(self, p: int) -> int:
         """EMPTY, WHITE, BLACK or RED."""
+        _check_point(p)
         bit = 1 << p
         if self.white & bit:
             return WHITE
@@ -152,6 +163,8 @@ class Position:
 
     def mask(self, colour: int) -> int:
         """Points holding a colour (EMPTY gives the empty points)."""
+        if colour not in (EMPTY, WHITE, BLACK, RED):
+            raise IllegalMoveError(f"colour must be EMPTY, WHITE, BLACK or RED, not {colour!r}")
         return (~self.occupied & ALL_MASK, self.white, self.black, self.red)[colour]
 
     def count(self, colour: int | None = None) -> int:
@@ -180,6 +193,7 @@ class Position:
 
     def supported_balls(self, p: int) -> int:
         """Mask of balls resting directly on the ball at p."""
+        _check_point(p)
         return SUPPORTED_MASK[p] & self.occupied
 
     def is_pinned(self, p: int) -> bool:
@@ -228,7 +242,8 @@ class Position:
         """Put a ball of a colour on a playable point."""
         if colour not in COLOURS:
             raise IllegalMoveError(f"colour must be WHITE, BLACK or RED, not {colour!r}")
-        if not 0 <= p < NUM_POINTS or not playable_mask(self.occupied) >> p & 1:
+        _check_point(p)
+        if not playable_mask(self.occupied) >> p & 1:
             raise IllegalMoveError(f"point {_name(p)} is not playable; playable: "
                                    f"{_names(playable_mask(self.occupied))}")
         masks = [0, self.white, self.black, self.red]
@@ -243,8 +258,9 @@ class Position:
         turn, so a removal can drop a whole column.  Pinned balls (resting
         under two or more balls) cannot be removed.
         """
+        _check_point(p)
         occ = self.occupied
-        if not 0 <= p < NUM_POINTS or not occ >> p & 1:
+        if not occ >> p & 1:
             raise IllegalMoveError(f"there is no ball at {_name(p)} to remove")
         if self.is_pinned(p):
             raise IllegalMoveError(f"the ball at {_name(p)} is pinned: it supports "
@@ -306,6 +322,12 @@ class Position:
         """A readable top view in the 7x7 projected grid, with file and rank labels."""
         from .notation import render_grid
         return render_grid(self)
+
+
+def _check_point(p) -> None:
+    if type(p) is not int or not 0 <= p < NUM_POINTS:
+        raise IllegalMoveError(f"a point is a number 0-{NUM_POINTS - 1} "
+                               f"(see shibumi.parse_point), not {p!r}")
 
 
 def _name(p) -> str:

@@ -55,7 +55,9 @@ def load(spec: str, **params) -> Game:
     players=3)`` or ``load('splade(players=3)')``.
     """
     _ensure_loaded()
-    m = _SPEC.match(spec or "")
+    if not isinstance(spec, str):
+        raise UnknownGameError(f"a game is named by text, not {type(spec).__name__}")
+    m = _SPEC.match(spec)
     if not m:
         raise UnknownGameError(f"bad game name {spec!r}")
     name, args = m.group(1).lower(), m.group(2)
@@ -69,10 +71,13 @@ def load(spec: str, **params) -> Game:
 
 
 def _parse_args(spec: str, args: str) -> dict:
+    problem = f"bad parameters in {spec[:80]!r}: write name(key=value, ...)"
+    if len(args) > 500:
+        raise UnknownGameError(problem)
     try:
         call = ast.parse(f"f({args})", mode="eval").body
-        if call.args:
+        if call.args or any(kw.arg is None for kw in call.keywords):
             raise ValueError
         return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
-    except (SyntaxError, ValueError):
-        raise UnknownGameError(f"bad parameters in {spec!r}: write name(key=value, ...)")
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+        raise UnknownGameError(problem) from None

@@ -12,11 +12,13 @@ import random
 from ..game import Game, Outcome, State
 from ..geometry import NUM_POINTS, points_of
 from ..notation import Move
-from ..position import WHITE, BLACK, RED, playable_mask
+from ..errors import NotationError
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE, playable_mask
 
 PLAYER_COLOURS = (WHITE, BLACK, RED)
 #: PLACE_MOVES[colour][point], interned once.
-PLACE_MOVES = tuple(tuple(Move.place(p, c) for p in range(NUM_POINTS)) for c in range(4))
+PLACE_MOVES = ((),) + tuple(tuple(Move.place(p, c) for p in range(NUM_POINTS))
+                           for c in (WHITE, BLACK, RED))
 
 _PLAYABLE_CACHE: dict[int, tuple[int, ...]] = {}
 
@@ -52,14 +54,25 @@ class PlacementGame(Game):
         """The outcome once `mover` has played at `point`, or None to go on."""
         raise NotImplementedError
 
+    def state_from(self, position, to_move, extras):
+        used = {self.colour_of(p) for p in range(self.num_players)}
+        stray = [c for c in (WHITE, BLACK, RED) if c not in used and position.mask(c)]
+        if stray:
+            raise NotationError(f"{self.info.name} uses only the players' colours; "
+                                f"this position has {COLOUR_NAMES[stray[0]]} balls")
+        return super().state_from(position, to_move, extras)
+
     def settle(self, state: State) -> State:
-        """Work out whether a position given as text is already finished."""
-        last_mover = (state.to_move - 1) % self.num_players
-        mine = state.position.mask(self.colour_of(last_mover))
-        for p in points_of(mine):
-            result = self.result_after(state.position, p, last_mover)
-            if result is not None:
-                return State(state.position, state.to_move, result)
+        """Work out whether a position given as text is already finished.
+
+        Any player's completed goal counts, the last mover's first.
+        """
+        for back in range(1, self.num_players + 1):
+            player = (state.to_move - back) % self.num_players
+            for p in points_of(state.position.mask(self.colour_of(player))):
+                result = self.result_after(state.position, p, player)
+                if result is not None:
+                    return State(state.position, state.to_move, result)
         if state.position.occupied.bit_count() == NUM_POINTS:
             return State(state.position, state.to_move, Outcome((), "the pyramid is complete"))
         return state
