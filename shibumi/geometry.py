@@ -215,6 +215,52 @@ def segments(length: int) -> tuple[tuple[int, ...], ...]:
 
 _SEGMENTS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
+def _diagonal_chains(length: int, sloped_only: bool):
+    """Runs of touching balls whose top-view centres step diagonally.
+
+    Each step joins a ball and one it rests on (or that rests on it), moving
+    one grid unit diagonally in the top view.  With ``sloped_only`` the run
+    climbs steadily (a straight line in space, along a face or ridge of the
+    pyramid); otherwise it may zigzag up and down, which is still straight
+    when seen from above.
+    """
+    by_square = {}
+    for p in POINTS:
+        by_square.setdefault(PROJECTION[p], []).append(p)
+    runs = set()
+    for start in POINTS:
+        for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+            chains = [(start,)]
+            for _ in range(length - 1):
+                chains = [c + (q,) for c in chains
+                          for q in by_square.get((PROJECTION[c[-1]][0] + dx,
+                                                  PROJECTION[c[-1]][1] + dy), ())
+                          if q in TOUCHING[c[-1]]]
+            for c in chains:
+                climbs = {LEVEL[b] - LEVEL[a] for a, b in zip(c, c[1:])}
+                if not sloped_only or len(climbs) == 1:
+                    runs.add(min(c, c[::-1]))
+    return tuple(sorted(runs))
+
+
+def touching_runs(length: int) -> tuple[tuple[int, ...], ...]:
+    """Runs of `length` touching balls that look straight from above.
+
+    Flat runs along a row or column of one level, and diagonal chains of
+    balls resting on one another (which may zigzag between two levels).
+    Each run is listed once.
+    """
+    flat = tuple(run for run in segments(length)
+                 if all(b in FLAT_NEIGHBOURS[a] for a, b in zip(run, run[1:])))
+    return flat + _diagonal_chains(length, sloped_only=False)
+
+
+def sloped_runs(length: int) -> tuple[tuple[int, ...], ...]:
+    """Runs of `length` touching balls on a straight line in space that climbs a level
+    at each step (up a face or a ridge of the pyramid)."""
+    return _diagonal_chains(length, sloped_only=True)
+
+
 #: Platforms: every point above the board stands for the 2x2 platform below it.
 PLATFORMS: tuple[int, ...] = tuple(SUPPORT_MASK[p] for p in range(16, NUM_POINTS))
 

@@ -17,6 +17,7 @@ from .game import Game
 
 _REGISTRY: dict[str, type[Game]] = {}
 _ORDER: list[type[Game]] = []
+_LOADED = []
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -31,7 +32,8 @@ def register(cls: type[Game]) -> type[Game]:
 
 
 def _ensure_loaded() -> None:
-    if not _ORDER:
+    if not _LOADED:
+        _LOADED.append(True)
         importlib.import_module(f"{__package__}.games")  # registers every game
 
 

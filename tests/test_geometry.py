@@ -82,3 +82,12 @@ def test_symmetries_are_permutations_preserving_every_relation():
 
 def test_coords_and_points_agree():
     assert all(COORDS[p][0] == LEVEL[p] for p in POINTS)
+
+
+def test_runs_seen_straight_from_above():
+    from shibumi.geometry import sloped_runs, touching_runs
+    assert len(touching_runs(2)) == len(CONTACTS) == 96     # every contact is a run of 2
+    assert len(sloped_runs(4)) == 4                          # the four ridges to the apex
+    assert all(run[-1] == 29 or run[0] == 29 for run in sloped_runs(4))
+    for run in touching_runs(4):
+        assert all(b in TOUCHING[a] for a, b in zip(run, run[1:]))
