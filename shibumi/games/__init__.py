@@ -1,3 +1,14 @@
-"""Every registered game, one module each, in catalogue order."""
+"""Every registered game, one module each, imported in catalogue order.
 
-from . import spline, span  # noqa: F401
+Importing a module registers its game (see :func:`shibumi.registry.register`).
+"""
+
+import importlib
+
+#: Module names in the order of the catalogue (the rule book's order).
+CATALOGUE = (
+    "spline", "span",
+)
+
+for _name in CATALOGUE:
+    importlib.import_module(f"{__name__}.{_name}")

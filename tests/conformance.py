@@ -1,0 +1,66 @@
+"""Checks every game must pass; test_conformance runs them on all registered games.
+
+A game's own test file may call them directly, e.g. ``check_random_games('spline')``.
+"""
+import random
+
+from shibumi import TERMINAL, load
+from shibumi.game import CHANCE, SIMULTANEOUS, Game
+
+
+def check_declaration(name):
+    game = load(name)
+    info = game.info
+    assert info.name and info.designer and info.year and info.family and info.source
+    assert info.summary and 1 <= info.complexity <= 5
+    assert 1 <= info.min_players <= info.max_players <= 10
+    assert game.rules.strip() and game.notes.strip()
+    assert load(info.name.lower()).info is info
+    for alias in info.aliases:
+        assert load(alias).info is info
+
+
+def check_random_games(name, seeds=range(40), **params):
+    """Random games through the validating Match reach an outcome within max_length."""
+    game = load(name, **params)
+    for seed in seeds:
+        rng = random.Random(seed)
+        match = game.new_match(seed=seed)
+        actions = 0
+        while match.current_player != TERMINAL:
+            player = match.current_player
+            assert player != CHANCE                     # the match resolves chance itself
+            if player == SIMULTANEOUS:
+                match.push_joint(rng.choice(game.legal_moves(match.state, p))
+                                 for p in range(game.num_players))
+            else:
+                legal = match.legal_moves()
+                assert legal, f"{name}: a player to move has no legal move"
+                move = rng.choice(legal)
+                assert match.parse(match.move_text(move)) == move
+                match.push(move)
+            actions += 1
+            assert actions <= game.info.max_length, f"{name}: longer than max_length"
+            again = game.parse_state(game.state_text(match.state))
+            assert game.state_key(again) == game.state_key(match.state), \
+                f"{name}: state text does not round-trip"
+        outcome = match.outcome()
+        assert outcome is not None
+        assert all(0 <= w < game.num_players for w in outcome.winners)
+        assert match.legal_moves() == []
+        while match.history:
+            match.pop()
+        assert match.state == game.new_match(seed=seed).state
+
+
+def check_playouts(name, games=300, **params):
+    """The game's own playout loop gives finished games like the generic loop's."""
+    game = load(name, **params)
+    fast = [game.random_playout(game.initial_state(random.Random(s)), random.Random(s))
+            for s in range(games)]
+    slow = [Game.random_playout(game, game.initial_state(random.Random(s)), random.Random(s))
+            for s in range(games)]
+    for final in fast + slow:
+        assert game.is_terminal(final) and game.outcome(final) is not None
+    mean = lambda xs: sum(game.length(s) for s in xs) / len(xs)  # noqa: E731
+    assert abs(mean(fast) - mean(slow)) < 0.1 * mean(slow) + 1
