@@ -261,6 +261,11 @@ class Game:
     def describe(self, state: State) -> str:
         """A readable board and status for the terminal."""
         lines = [state.position.diagram()]
+        if state.last is not None:
+            lines.append(f"Last move: {state.last.text()}")
+        extras = self.extra_text(state)
+        if extras:
+            lines.append(f"State: {extras}")
         outcome = self.outcome(state)
         if outcome is not None:
             if outcome.is_draw:
