@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
 from .errors import IllegalMoveError, NotationError, UnknownGameError
-from .notation import Move, moves_matching, short_text
+from .notation import Move, moves_matching, short_text, transform_move
 from .position import Position
 
 CHANCE = -1
@@ -180,6 +180,14 @@ class Game:
         """
         return tuple(getattr(state, f.name) for f in dataclasses.fields(state)
                      if f.name != "last")
+
+    def transform_state(self, state: State, perm: tuple[int, ...]) -> State:
+        """Image of a state under a point permutation (one of ``geometry.SYMMETRIES``).
+
+        Games whose extra state fields name points override this.
+        """
+        return dataclasses.replace(state, position=state.position.transform(perm),
+                                   last=transform_move(state.last, perm))
 
     def length(self, state: State) -> int:
         """Actions played to reach a state; placement games count balls."""

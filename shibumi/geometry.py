@@ -288,6 +288,14 @@ SYMMETRY_NAMES = ("identity", "rotate 90", "rotate 180", "rotate 270",
                   "anti-diagonal")
 
 
+def transform_direction(direction: str, perm: tuple[int, ...]) -> str:
+    """Image of a direction of travel (n, e, s, w) under a point permutation."""
+    dx, dy = DIRECTIONS[direction]
+    a, b = point_at(0, 1, 1), point_at(0, 1 + dx, 1 + dy)
+    (_, ax, ay), (_, bx, by) = COORDS[perm[a]], COORDS[perm[b]]
+    return next(d for d, v in DIRECTIONS.items() if v == (bx - ax, by - ay))
+
+
 def transform_mask(mask: int, perm: tuple[int, ...]) -> int:
     """Image of a point mask under a permutation of the points."""
     out = 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 
 from .errors import NotationError
-from .geometry import COORDS, LEVEL, NUM_POINTS, POINTS, PROJECTION
+from .geometry import COORDS, LEVEL, NUM_POINTS, POINTS, PROJECTION, transform_direction
 from .position import COLOUR_LETTERS, EMPTY
 
 FILES = "abcdefg"
@@ -226,6 +226,17 @@ _PATTERNS = (
     (PASS, re.compile(r"pass$")),
     (CHOOSE, re.compile(r"=([WBR]|[0-9]{1,6})$")),
 )
+def transform_move(move: Move | None, perm: tuple[int, ...]) -> Move | None:
+    """Image of a move under a point permutation (one of ``geometry.SYMMETRIES``)."""
+    if move is None:
+        return None
+    return Move.make(move.kind,
+                     None if move.point is None else perm[move.point], move.colour,
+                     None if move.target is None else perm[move.target],
+                     None if move.direction is None else transform_direction(move.direction, perm),
+                     move.value)
+
+
 def _check_fields(kind, point, colour, target, direction, value) -> None:
     """Reject field values that could not be written as move text."""
     for p in (point, target):

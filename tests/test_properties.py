@@ -6,6 +6,7 @@ from hypothesis import given, strategies as st
 
 from shibumi import IllegalMoveError, Move, NotationError, all_games, load
 from shibumi.geometry import SYMMETRIES, transform_mask
+from shibumi.notation import transform_move
 
 
 def random_state(game, seed, steps):
@@ -38,11 +39,10 @@ def test_symmetries_commute_with_move_generation(name, seed, steps):
         assert image_pos.playable() == transform_mask(state.position.playable(), perm)
         if index not in game.symmetries:
             continue
-        image = game.settle(type(state)(image_pos, state.to_move))
+        image = game.transform_state(state, perm)
         image_moves = set(game.legal_moves(image)) if not game.is_terminal(image) else set()
-        assert {Move.place(perm[m.point], m.colour) for m in moves} == image_moves
-        assert game.outcome(image) == game.outcome(game.settle(
-            type(state)(state.position, state.to_move)))
+        assert {transform_move(m, perm) for m in moves} == image_moves
+        assert game.outcome(image) == game.outcome(state)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -7,7 +7,7 @@ import importlib
 
 #: Module names in the order of the catalogue (the rule book's order).
 CATALOGUE = (
-    "spline", "span",
+    "spline", "span", "spire", "spinimax", "splastwo",
 )
 
 for _name in CATALOGUE:
