@@ -115,7 +115,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="seat played by a human (1 = first player; repeatable; default 1)")
-    p.add_argument("--ai", default="mcts:2000", help="random, mcts or mcts:ITERATIONS")
+    p.add_argument("--ai", default="mcts",
+                   help="random, mcts (about a second a move) or mcts:ITERATIONS")
     p.add_argument("--seed", type=int, default=None)
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("perft", help="count the leaves of the move tree at a depth")

@@ -12,7 +12,7 @@ HELP = ("Type a move (e.g. d6; 'moves' lists them), 'undo' to take back your las
         "move, 'help', or 'quit'.")
 
 
-def play_in_terminal(game: Game, seats=None, ai: str = "mcts:2000", seed=None,
+def play_in_terminal(game: Game, seats=None, ai: str = "mcts", seed=None,
                      read=input, write=print) -> None:
     """Play to the end; `read`/`write` are replaceable so tests can drive it."""
     humans = {s - 1 for s in (seats or [1])}

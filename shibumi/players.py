@@ -125,16 +125,17 @@ PLAYERS = {"random": RandomPlayer, "mcts": MCTSPlayer}
 
 
 def make_player(spec: str, seed: int | None = None):
-    """A player from a short spec: ``random``, ``mcts``, ``mcts:2000`` (iterations)."""
+    """A player from a short spec: ``random``, ``mcts`` (about a second a move),
+    ``mcts:2000`` (a fixed number of iterations, reproducible with a seed)."""
     name, _, arg = spec.partition(":")
     if name == "random":
         return RandomPlayer(seed)
     if name == "mcts":
-        try:
-            iterations = int(arg) if arg else 1000
-        except ValueError:
+        if not arg:
+            return MCTSPlayer(iterations=10 ** 6, seconds=1.0, seed=seed)
+        if not arg.isdigit() or int(arg) < 1:
             raise ValueError(f"bad player {spec!r}: write mcts or mcts:ITERATIONS")
-        return MCTSPlayer(iterations=iterations, seed=seed)
+        return MCTSPlayer(iterations=int(arg), seed=seed)
     raise ValueError(f"unknown player {spec!r}; players: random, mcts, mcts:N")
 
 

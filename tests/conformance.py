@@ -53,6 +53,29 @@ def check_random_games(name, seeds=range(40), **params):
         assert match.state == game.new_match(seed=seed).state
 
 
+def check_terminal_play(name, seed=0):
+    """A scripted human (always the first legal move) plays the AI to the end
+    through the terminal interface."""
+    from shibumi.play import play_in_terminal
+    out, listing = [], []
+
+    def write(text):
+        if listing == ["asked"]:          # the answer to "moves"
+            listing[:] = [text]
+        out.append(text)
+
+    def read(prompt):
+        if listing and listing[0] != "asked":
+            move = listing.pop().split()[0]
+            return move
+        listing[:] = ["asked"]
+        return "moves"
+
+    play_in_terminal(load(name), ai="mcts:20", seed=seed, read=read, write=write)
+    assert "Game over" in out[-1], out[-3:]
+    assert not any(line.startswith("Not played") for line in out)
+
+
 def check_playouts(name, games=300, **params):
     """The game's own playout loop gives finished games like the generic loop's."""
     game = load(name, **params)

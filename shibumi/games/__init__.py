@@ -7,7 +7,10 @@ import importlib
 
 #: Module names in the order of the catalogue (the rule book's order).
 CATALOGUE = (
-    "spline", "span", "spire", "spinimax", "splastwo",
+    "spline", "spline_plus", "splice", "spree", "spava",
+    "span", "sponnect", "spight", "spice", "spaiji", "spaghetti", "splush",
+    "spyramid",
+    "spire", "spinimax", "splastwo",
 )
 
 for _name in CATALOGUE:

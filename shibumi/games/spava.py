@@ -1,0 +1,156 @@
+"""Spava: Spline with Yavalath's twist — a line one ball short loses."""
+
+from __future__ import annotations
+
+from ..game import Game, GameInfo, Outcome, State
+from ..geometry import LEVEL, LINES_THROUGH, NUM_POINTS, POINTS, points_of, segments
+from ..notation import Move
+from ..position import BLACK, RED, WHITE
+from ..registry import register
+from .placement import PLACE_MOVES, playable_points
+
+COLOURS = (WHITE, BLACK)
+
+
+def _short_runs_through():
+    """For each point, masks of the straight runs one ball shorter than its level's width.
+
+    Board: runs of 3 (rows, columns and diagonals, the short diagonals
+    included); level 1: runs of 2, diagonal neighbours included.  Level 2
+    would need runs of 1, which do not count, and the apex has no lines.
+    """
+    table = [[] for _ in POINTS]
+    for level, length in ((0, 3), (1, 2)):
+        for run in segments(length):
+            if LEVEL[run[0]] == level:
+                mask = sum(1 << p for p in run)
+                for p in run:
+                    table[p].append(mask)
+    return tuple(tuple(masks) for masks in table)
+
+
+#: SHORT_RUNS_THROUGH[p]: losing-length runs through p.
+SHORT_RUNS_THROUGH = _short_runs_through()
+
+WIN, LOSS = "win", "loss"
+
+
+def _full_line(mine: int, point: int) -> bool:
+    return any(mine & line == line for line in LINES_THROUGH[point])
+
+
+def _short_line(mine: int, point: int) -> bool:
+    return any(mine & run == run for run in SHORT_RUNS_THROUGH[point])
+
+
+def _decision(mine: int, points: int) -> str | None:
+    """WIN if a full line of `mine` passes through one of `points`, else LOSS if a
+    line one short does, else None (a full line beats a short one anywhere)."""
+    pts = points_of(points)
+    if any(_full_line(mine, p) for p in pts):
+        return WIN
+    if any(_short_line(mine, p) for p in pts):
+        return LOSS
+    return None
+
+
+@register
+class Spava(Game):
+    info = GameInfo(
+        name="Spava", designer="Cameron Browne", year="2012",
+        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        summary="Spline where a line one ball short of full length loses; "
+                "neutral red balls block without risk.",
+        complexity=2, max_length=30)
+    parameters = {"forbid_losing": False}
+
+    rules = """\
+Two players, White then Black, start with an empty board. On your turn put
+one ball, of your own colour or a neutral red one, on any playable point
+(an empty hole, or the hollow on top of four touching balls).
+
+You win by completing a full-length line of your own colour on any level:
+4 in a row on the board, 3 on level 1, 2 on level 2, along a row, a column
+or a diagonal.
+
+You lose by making a line of your own colour that is one ball short of
+full length: 3 in a row on the board (short diagonals of three included),
+or 2 side by side or diagonally adjacent on level 1. A single ball on
+level 2 is not a line. A move that completes a full-length line wins even
+if it also makes a short one. Red balls never count in anyone's line.
+A full pyramid with neither is a draw.
+"""
+    notes = """\
+* A losing move is legal and loses at once (the book says the player
+  loses). The Italian newsletter puts it as "Black cannot play d6";
+  `spava(forbid_losing=True)` plays that reading, where a move that would
+  lose may not be made (a red ball is always safe, so a player always has
+  a move).
+* Winning beats losing within one move: completing a full line wins even
+  if the same ball also makes a line one short elsewhere. This follows
+  Yavalath, where the rule comes from (four wins even when three appears
+  too).
+* Short lines are straight runs of adjacent points on one level, in any of
+  the four directions. On the board that includes the four diagonals of
+  three points (a3-c5-e7 and the like), which are one short of the
+  board's width even though they can never grow to four. A run of three
+  inside a completed row of four is part of a win, not a loss.
+* Only the mover's colour is checked: a red ball cannot make a line, and
+  no placement changes the other player's lines.
+* Hidden balls count, as in Spline.
+* The examples of the Italian newsletter (seed 003) are rebuilt in the
+  tests: a white level-1 line b6-d4-f2 wins, a black pair d6-f6 loses, and
+  Black playing d6 next to b4 makes the losing diagonal pair b4-d6.
+* A full pyramid without a decision is a draw; it can happen (level 2 may
+  hold one white, one black and two red balls).
+* The set holds 16 red balls; the engine does not limit the supply.
+"""
+
+    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+        if state.result is not None:
+            return []
+        points = playable_points(state.position.occupied)
+        colour = COLOURS[state.to_move]
+        own = PLACE_MOVES[colour]
+        if self.params["forbid_losing"]:
+            mine = state.position.mask(colour)
+            moves = [own[p] for p in points if not self._loses(mine | 1 << p, p)]
+        else:
+            moves = [own[p] for p in points]
+        moves.extend(PLACE_MOVES[RED][p] for p in points)
+        return moves
+
+    @staticmethod
+    def _loses(mine: int, point: int) -> bool:
+        return not _full_line(mine, point) and _short_line(mine, point)
+
+    def apply(self, state: State, move: Move) -> State:
+        position = state.position.place(move.point, move.colour)
+        mover = state.to_move
+        result = None
+        if move.colour != RED:
+            result = self._outcome(position, mover, 1 << move.point)
+        if result is None and position.occupied.bit_count() == NUM_POINTS:
+            result = Outcome((), "the pyramid is complete")
+        return State(position, 1 - mover, result, move)
+
+    def _outcome(self, position, mover: int, points: int) -> Outcome | None:
+        """The outcome of `mover`'s lines through `points`: a win, a loss or nothing."""
+        decision = _decision(position.mask(COLOURS[mover]), points)
+        name = self.player_name(mover)
+        if decision == WIN:
+            return Outcome((mover,), f"{name} completed a line")
+        if decision == LOSS:
+            return Outcome((1 - mover,), f"{name} made a line one ball short, and loses")
+        return None
+
+    def settle(self, state: State) -> State:
+        """A position from text: the last mover's lines decide, else the other's."""
+        for mover in (1 - state.to_move, state.to_move):
+            mine = state.position.mask(COLOURS[mover])
+            result = self._outcome(state.position, mover, mine)
+            if result is not None:
+                return State(state.position, state.to_move, result)
+        if state.position.occupied.bit_count() == NUM_POINTS:
+            return State(state.position, state.to_move, Outcome((), "the pyramid is complete"))
+        return state

@@ -1,0 +1,228 @@
+"""Spight: knight moves and knight jumps; gather all your balls into one group."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..errors import UnknownGameError
+from ..game import Game, GameInfo, Outcome, State
+from ..geometry import COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points_of
+from ..notation import PASS_MOVE, Move
+from ..position import BLACK, WHITE, Position, group_of
+from ..registry import register
+from .sponnect import playable_bits, read_fields, write_fields
+
+PLAYER_COLOURS = (WHITE, BLACK)
+
+
+def _knight_steps() -> tuple[tuple[int, ...], ...]:
+    """Same-level points a knight's move away (one step one way, two the other)."""
+    table = []
+    for p in POINTS:
+        lv, x, y = COORDS[p]
+        table.append(tuple(q for q in POINTS if LEVEL[q] == lv and sorted(
+            (abs(COORDS[q][1] - x), abs(COORDS[q][2] - y))) == [1, 2]))
+    return tuple(table)
+
+
+def _knight_jumps() -> tuple[tuple[int, ...], ...]:
+    """Points one level up that lie one and three grid units away in the top view.
+
+    These are exactly the points of the level above that rest on a flat
+    neighbour of p but not on p itself: the ball swings round that neighbour
+    (or, equally, round the ball above p that the neighbour helps to hold) and
+    lands on a platform the neighbour belongs to.
+    """
+    table = []
+    for p in POINTS:
+        fx, fy = PROJECTION[p]
+        table.append(tuple(q for q in POINTS if LEVEL[q] == LEVEL[p] + 1 and sorted(
+            (abs(PROJECTION[q][0] - fx), abs(PROJECTION[q][1] - fy))) == [1, 3]))
+    return tuple(table)
+
+
+KNIGHT_STEPS = _knight_steps()
+KNIGHT_JUMPS = _knight_jumps()
+_TARGETS = tuple(KNIGHT_STEPS[p] + KNIGHT_JUMPS[p] for p in POINTS)
+_MOVES = tuple(tuple(Move.relocate(p, q) for q in _TARGETS[p]) for p in POINTS)
+
+#: White on a1 and every second hole, black on the others; nothing above.
+START = Position.from_masks(
+    white=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 0),
+    black=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 1))
+
+
+def _top_of_column(p: int, occupied: int) -> int:
+    """The point left empty when the (movable) ball at p is lifted.
+
+    The ball resting on p drops into p, the one on it drops after it, and so
+    on: the top of that column is the point that ends up empty.
+    """
+    above = occupied & SUPPORTED_MASK[p]
+    while above:
+        p = above.bit_length() - 1
+        above = occupied & SUPPORTED_MASK[p]
+    return p
+
+
+@dataclass(frozen=True)
+class SpightState(State):
+    ply: int = 0
+    """Actions played so far (the move limit counts them)."""
+
+
+@register
+class Spight(Game):
+    info = GameInfo(
+        name="Spight", designer="Cameron Browne and Néstor Romeral Andrés", year="2011",
+        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        summary="Move your balls like knights, on a level or jumping up one; "
+                "gather all of them into one group.",
+        complexity=3, max_length=200)
+    parameters = {"visible": True, "move_limit": 200}
+    symmetries = (0, 2, 6, 7)   # the turns that keep the checkerboard's colours
+
+    rules = """\
+The sixteen holes of the board start full, white and black alternating like a
+chessboard (a white ball on a1), with nothing above. White moves first. Each
+player owns eight balls for the whole game: nothing is added or taken away.
+
+On your turn move one of your balls that is not pinned (a ball with two or
+more balls resting on it cannot move):
+
+* Knight move: to an empty playable point on the same level, one step along a
+  row or column and two along the other, as a chess knight moves. On the
+  board the target is an empty hole; on level 1 it is an empty point whose
+  platform is complete.
+* Knight jump: up one level, swinging round a ball it touches onto a
+  platform that ball is part of. Seen from above the jump covers one square
+  in one direction and three in the other (a1 can jump to d2 or b4). The
+  target must be an empty playable point that the moving ball does not hold
+  up.
+
+When the moving ball had a ball resting on it, that ball drops into the gap
+(with anything resting on it in turn). You pass only when you have no move.
+
+You win when all eight of your balls form a single group, joined by contacts
+seen from above. If a move joins both players at once, the mover wins. If
+neither player can move, or after 200 actions without a winner, the game is
+a draw.
+"""
+    notes = """\
+* Start (figure lost): the board full in a chessboard pattern, nothing above;
+  the catalogue of figures is sure of this. We put white on a1 (the corner
+  on White's left); the other choice is the same game mirrored.
+* Knight jump: the text says the ball goes "around a touching neighbour onto
+  its platform". We read it as the closest three-dimensional knight: the
+  ball goes up one level to a point one unit across and three along (in
+  half-units of the top view), that is a point resting on one of its flat
+  neighbours but not on the ball itself. Going round the neighbour on the
+  same level or round the ball above (which such a target always touches)
+  gives the same set of targets, so no extra ball is required. Jumps reach
+  levels 1 and 2; the apex has no such point, so nobody jumps to it. The
+  book's example (a white ball with one knight move and one jump, both
+  winning, the jump making a ball drop) is rebuilt in the tests.
+* Drops: lifting a ball lets the ball resting on it (if any) fall into its
+  place; the target must be playable after the lift. A knight's target never
+  rests on the dropping ball (the book remarks this for jumps, and for moves
+  on one level it holds too), so the rebuild-the-column cycle cannot happen
+  and no ko rule is needed for it.
+* Pinned balls (two or more balls resting on them) cannot move, as in every
+  game where balls are lifted.
+* Groups use visible contacts, the book's usual meaning: a hidden ball, or a
+  contact cut by an overpass, joins nothing, so a player with a buried ball
+  cannot win until it is uncovered. ``spight(visible=False)`` counts every
+  physical contact instead.
+* A move may unite the opponent as well (a drop or a departure can reveal a
+  contact). We give the game to the mover, as the move completed their group.
+* Passing only when there is no legal move; if the next player cannot move
+  either, nothing can ever change and the game is drawn.
+* Cycles: knight moves can go back and forth for ever, and nothing in the
+  book stops it. We add a move limit: after ``move_limit`` actions (200 by
+  default, passes included) without a winner the game is drawn. Random play
+  rarely gets there (see the tests): in 5000 random games the longest took
+  161 actions. ``spight(move_limit=...)`` lowers it; it cannot go above the
+  declared longest game, 200.
+"""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        limit = self.params["move_limit"]
+        if not 1 <= limit <= self.info.max_length:
+            raise UnknownGameError(f"spight move_limit is 1-{self.info.max_length} "
+                                   f"(the declared longest game), not {limit!r}")
+
+    def initial_state(self, rng=None) -> SpightState:
+        return SpightState(position=START)
+
+    def length(self, state) -> int:
+        return state.ply
+
+    # -- moves ---------------------------------------------------------------
+    def _moves(self, position: Position, player: int) -> list[Move]:
+        occ = position.occupied
+        found = []
+        for p in points_of(position.mask(PLAYER_COLOURS[player])):
+            above = occ & SUPPORTED_MASK[p]
+            if above & (above - 1):          # pinned: two or more balls rest on it
+                continue
+            free = playable_bits(occ & ~(1 << _top_of_column(p, occ)))
+            for q, move in zip(_TARGETS[p], _MOVES[p]):
+                if free >> q & 1:
+                    found.append(move)
+        return found
+
+    def legal_moves(self, state, player=None):
+        if state.result is not None:
+            return []
+        return self._moves(state.position, state.to_move) or [PASS_MOVE]
+
+    def united(self, position: Position, player: int) -> bool:
+        """True when all the player's balls form one group."""
+        mine = position.mask(PLAYER_COLOURS[player])
+        if not mine:
+            return False
+        low = (mine & -mine).bit_length() - 1
+        return group_of(low, mine, position.occupied, self.params["visible"]) == mine
+
+    def apply(self, state, move: Move):
+        mover, ply = state.to_move, state.ply + 1
+        position = state.position
+        if move.kind == "pass":
+            result = None
+            if not self._moves(position, 1 - mover):
+                result = Outcome((), "neither player can move")
+        else:
+            lifted, _ = position.remove(move.point)
+            position = lifted.place(move.target, PLAYER_COLOURS[mover])
+            result = self._judge(position, mover)
+        if result is None and ply >= self.params["move_limit"]:
+            result = Outcome((), f"{ply} actions without a winner")
+        return SpightState(position, 1 - mover, result, move, ply)
+
+    def _judge(self, position: Position, mover: int) -> Outcome | None:
+        for player in (mover, 1 - mover):
+            if self.united(position, player):
+                return Outcome((player,), f"{self.player_name(player)} gathered all "
+                                          "their balls into one group")
+        return None
+
+    # -- text ----------------------------------------------------------------
+    def extra_text(self, state) -> str:
+        return write_fields(ply=state.ply)
+
+    def state_from(self, position, to_move, extras):
+        fields = read_fields(self, extras, numbers=("ply",))
+        return self.settle(SpightState(position, to_move, None, None, fields["ply"]))
+
+    def settle(self, state):
+        """A state read from text: a group already gathered (the last mover's
+        first), no move for anyone, or the move limit reached ends the game."""
+        result = self._judge(state.position, 1 - state.to_move)
+        if result is None and not self._moves(state.position, state.to_move) \
+                and not self._moves(state.position, 1 - state.to_move):
+            result = Outcome((), "neither player can move")
+        if result is None and state.ply >= self.params["move_limit"]:
+            result = Outcome((), f"{state.ply} actions without a winner")
+        return dataclasses.replace(state, result=result) if result else state

@@ -1,0 +1,104 @@
+"""Splice: Spline with neutral red balls that every line must mix in."""
+
+from __future__ import annotations
+
+from ..game import Game, GameInfo, Outcome, State
+from ..geometry import BOARD_MASK, LINE_MASKS, LINES_THROUGH, NUM_POINTS, SUPPORT_MASK
+from ..notation import Move
+from ..position import BLACK, RED, WHITE
+from ..registry import register
+from .placement import PLACE_MOVES, playable_points
+
+COLOURS = (WHITE, BLACK)
+
+
+def mixed_line(position, colour: int, lines=LINE_MASKS) -> bool:
+    """Is one of `lines` full of `colour` and red balls, with at least one of each?"""
+    own, red = position.mask(colour), position.red
+    allowed = own | red
+    return any(allowed & line == line and own & line and red & line for line in lines)
+
+
+@register
+class Splice(Game):
+    info = GameInfo(
+        name="Splice", designer="Néstor Romeral Andrés", year="2011",
+        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        summary="Spline with shared red balls: a winning line mixes your colour "
+                "and red, and your own balls climb only onto red.",
+        complexity=2, max_length=30)
+
+    rules = """\
+Two players, White then Black, start with an empty board. On your turn put
+one ball on a playable point, either
+
+* a red ball, anywhere playable (an empty hole or the hollow on top of four
+  touching balls), or
+* a ball of your own colour, in an empty hole, or on top of four balls of
+  which at least one is red.
+
+You win by completing a full-length line on any level (4 on the board, 3
+on level 1, 2 on level 2; rows, columns and diagonals) made of your balls
+and red balls only, with at least one of each. A line of your colour alone
+does not count, and neither does an all-red line.
+
+A red ball can complete lines for both players at once; the player who put
+it there wins. If it completes a line for your opponent only, your opponent
+wins. A full pyramid without such a line is a draw.
+"""
+    notes = """\
+* The platform rule is read on the four balls a new ball rests on: your
+  own colour may go above the board only where one of those four is red.
+  Red may go on any playable point.
+* Lines may hold any mix of your colour and red, as long as both appear:
+  a pure line of your own colour is not a winning line (the book insists on
+  at least one friendly and one neutral ball).
+* A red ball completing a line for the opponent only is taken to give the
+  opponent the win: the book names the mover as winner only when both
+  players gain a line, which implies that each line wins for its owner.
+  (The French translation says that the mover wins whenever several lines
+  appear at once; with one line for each player the two texts agree.)
+* A ball of your own colour can only complete lines for you.
+* A full pyramid with no winning line is a draw. This can happen (unlike
+  in Spline): level 2 may hold two white and two black balls, say.
+* The lost figure (a white-and-red winning line) is rebuilt in the tests as
+  a board row of white and red balls.
+* Hidden balls count in lines, as in Spline.
+* The set holds 16 red balls; a game can in principle use more, and the
+  engine does not limit the supply.
+"""
+
+    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+        if state.result is not None:
+            return []
+        position = state.position
+        points = playable_points(position.occupied)
+        own = PLACE_MOVES[COLOURS[state.to_move]]
+        red = position.red
+        moves = [own[p] for p in points
+                 if BOARD_MASK >> p & 1 or SUPPORT_MASK[p] & red]
+        moves.extend(PLACE_MOVES[RED][p] for p in points)
+        return moves
+
+    def apply(self, state: State, move: Move) -> State:
+        position = state.position.place(move.point, move.colour)
+        result = self.result_after(position, state.to_move, LINES_THROUGH[move.point])
+        return State(position, 1 - state.to_move, result, move)
+
+    def result_after(self, position, mover: int, lines=LINE_MASKS) -> Outcome | None:
+        """The outcome once `mover` has played (looking at `lines` only)."""
+        name = self.player_name(mover)
+        if mixed_line(position, COLOURS[mover], lines):
+            return Outcome((mover,), f"{name} completed a line of their colour and red")
+        if mixed_line(position, COLOURS[1 - mover], lines):
+            other = self.player_name(1 - mover)
+            return Outcome((1 - mover,), f"{name}'s red ball completed a line for {other}")
+        if position.occupied.bit_count() == NUM_POINTS:
+            return Outcome((), "the pyramid is complete")
+        return None
+
+    def settle(self, state: State) -> State:
+        result = self.result_after(state.position, 1 - state.to_move)
+        if result is None:
+            return state
+        return State(state.position, state.to_move, result)

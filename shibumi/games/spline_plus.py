@@ -1,0 +1,313 @@
+"""Spline+: Spline with a second kind of turn, moving one of your balls."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..errors import NotationError, UnknownGameError
+from ..game import Game, GameInfo, Outcome, State, replace
+from ..geometry import LINE_MASKS, LINES_THROUGH, SUPPORTED_MASK, points_of
+from ..mechanics import KO, NONE, SUPERKO, relocate, relocations, repeats
+from ..notation import PLACE, Move
+from ..position import BLACK, WHITE, Position, playable_mask
+from ..registry import register
+from .placement import PLACE_MOVES, playable_points, uniform_index
+
+COLOURS = (WHITE, BLACK)
+
+#: A proven bound on the number of actions under superko (see the notes and
+#: tests/test_game_spline_plus.py, which recomputes it): every position met
+#: before the end is a distinct stable two-colour position with at most one
+#: ball of each colour on level 2.
+SUPERKO_BOUND = 11_063_595_617
+
+
+def longest_line(mine: int) -> int:
+    """Balls in the longest full-length line inside a mask (0 when none)."""
+    best = 0
+    for line in LINE_MASKS:
+        if mine & line == line:
+            best = max(best, line.bit_count())
+    return best
+
+
+_PLAYABLE: dict[int, int] = {}
+
+
+def _playable(occupied: int) -> int:
+    """playable_mask, memoised (few occupancies are stable)."""
+    mask = _PLAYABLE.get(occupied)
+    if mask is None:
+        mask = _PLAYABLE[occupied] = playable_mask(occupied)
+    return mask
+
+
+@dataclass(frozen=True)
+class SplinePlusState(State):
+    """A Spline+ state: the position plus what the cycle rule needs.
+
+    ``seen`` holds the positions left by the last placement and by the moves
+    since, oldest first, the current position excepted (a placement adds a
+    ball, so no earlier position can come back); ``ply`` counts the actions
+    played.
+    """
+    ply: int = 0
+    seen: tuple[Position, ...] = ()
+
+
+@register
+class SplinePlus(Game):
+    info = GameInfo(
+        name="Spline+", designer="Néstor Romeral Andrés", year="2011",
+        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        summary="Spline where a turn may instead move one of your balls; "
+                "drops can hand the win to either side.",
+        complexity=2, aliases=("spline plus", "splineplus", "spline_plus"),
+        max_length=SUPERKO_BOUND)
+    parameters = {"cycle": SUPERKO}
+
+    rules = """\
+Two players, White then Black, start with an empty board. On your turn do
+one of two things:
+
+* put a new ball of your colour on any playable point (an empty hole, or
+  the hollow on top of four touching balls), or
+* pick up one of your balls that is not pinned (a ball with two or more
+  balls resting on it is pinned) and put it on another playable point.
+  Lifting a ball lets the ball resting on it, if any, fall into the gap,
+  and the one above that falls in turn. The ball you lifted may not be put
+  on top of a ball that fell during this move.
+
+A full-length line of one colour on any level wins: 4 in a row on the
+board, 3 on level 1, 2 on level 2, along a row, a column or a diagonal.
+Falling balls can complete lines for either colour, even your opponent's.
+When lines appear for both colours at once, the longer line wins; lines
+of equal length go to the player who moved. A line of your opponent's
+colour alone wins for your opponent.
+
+A turn may not bring back a position already seen since the last new ball
+was put in play, so the game cannot go round in circles (see the notes
+for the other choices).
+"""
+    notes = """\
+* Who wins when several lines appear. The book's rule is followed (a
+  later designer note confirms it): the longest line wins, and the mover
+  wins a tie. Another implementation simply takes the first line it finds;
+  that is a deviation, not a reading. The rule is applied to the colours:
+  each colour's longest line is compared, so two lines of the mover's
+  colour count as one.
+* A move that makes a line for the opponent only (a drop completes the
+  enemy's row while the mover gets none) loses: the book's tie-break speaks
+  of lines of both colours, and its example is a move that loses because
+  the enemy's line is longer. This is the reading, not a quoted rule.
+* The book's lost figure (a losing move for Black) is rebuilt in the tests:
+  Black lifts c1, the white ball on d2 falls into c1 and completes White's
+  board row a1-g1 (4 balls), while the black ball on e3.2 falls into d2 and
+  completes Black's level-1 column d2-d6 (3 balls). White wins.
+* A moved ball may not land on a ball that fell during the same move (the
+  book's rule against rebuilding the column just lowered), and a move must
+  change the position (lifting a free ball and putting it back is no move).
+* Cycles. The book's rule against restacking on dropped balls does not
+  stop two players from shuffling free balls back and forth for ever. The
+  default, `cycle="superko"`, forbids any turn that recreates a position
+  seen earlier in the game (only positions since the last placement can
+  recur, since a placement adds a ball). Under superko every game ends, and
+  nobody is ever stuck: a position with no line has at most one ball of
+  each colour on level 2 (any two level-2 points form a line), so the
+  pyramid is never full and a new ball can always be placed. `cycle="ko"`
+  (no turn may recreate the position its mover left last time) and
+  `cycle="none"` (the book's text alone) are offered; under them a game
+  can in principle go on for ever. Ko catches little here: to rebuild the
+  position you left last turn you would have to undo your opponent's move,
+  and you may only move your own balls.
+* Length. Under superko each position of a game is a distinct stable
+  two-colour position without a line, so the number of such positions
+  bounds the length: `max_length` is that bound (computed by counting
+  stable positions with at most one ball of each colour on level 2), not a
+  length any real game approaches.
+* Hidden balls count in lines, as in Spline.
+* The set holds 16 balls of each colour; the rules never limit the
+  supply, and neither does the engine.
+"""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        if self.params["cycle"] not in (NONE, KO, SUPERKO):
+            raise UnknownGameError(
+                f"Spline+ cycle rule must be one of none, ko, superko, "
+                f"not {self.params['cycle']!r}")
+
+    def initial_state(self, rng: random.Random | None = None) -> State:
+        return SplinePlusState()
+
+    def length(self, state: State) -> int:
+        return state.ply
+
+    def transform_state(self, state: State, perm: tuple[int, ...]) -> State:
+        turned = super().transform_state(state, perm)
+        return replace(turned, seen=tuple(p.transform(perm) for p in state.seen))
+
+    # -- moves -------------------------------------------------------------
+    def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
+        if state.result is not None:
+            return []
+        colour = COLOURS[state.to_move]
+        position = state.position
+        moves = [PLACE_MOVES[colour][p] for p in playable_points(position.occupied)]
+        rule = self.params["cycle"]
+        history = state.seen + (position,)
+        banned = set(history) if rule == SUPERKO else ()
+        for source, target, new, _ in relocations(position, position.mask(colour)):
+            if new in banned or rule == KO and repeats(KO, new, position, history):
+                continue
+            moves.append(Move.relocate(source, target))
+        return moves
+
+    def apply(self, state: State, move: Move) -> State:
+        mover = state.to_move
+        if move.kind == PLACE:
+            position = state.position.place(move.point, move.colour)
+            result = self._placement_result(position, move.point, mover)
+            seen = ()
+        else:
+            position, _ = relocate(state.position, move.point, move.target)
+            result = self.result_after(position, mover)
+            seen = () if self.params["cycle"] == NONE else state.seen + (state.position,)
+        return SplinePlusState(position, 1 - mover, result, move, state.ply + 1, seen)
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Uniformly random games on raw masks (superko only; else the generic loop).
+
+        Each step draws uniformly among placements and all relocations; a
+        relocation barred by superko is redrawn, which keeps the draw uniform
+        over the legal moves (a placement is always legal, so redraws end).
+        """
+        if state.result is not None or self.params["cycle"] != SUPERKO:
+            return super().random_playout(state, rng)
+        pick = uniform_index(rng)
+        masks = [state.position.white, state.position.black]
+        mover, ply = state.to_move, state.ply
+        history = [(p.white, p.black) for p in state.seen]
+        seen = set(history)
+        seen.add((masks[0], masks[1]))
+        while True:
+            mine, theirs = masks[mover], masks[1 - mover]
+            occ = mine | theirs
+            places = playable_points(occ)
+            options = []          # (source, lifted own mask, lifted enemy mask, targets)
+            total = len(places)
+            for source in points_of(mine):
+                above = SUPPORTED_MASK[source] & occ
+                if above & (above - 1):
+                    continue      # pinned
+                own, other, gap, fell = mine & ~(1 << source), theirs, source, 0
+                while above:
+                    q = above.bit_length() - 1
+                    if own >> q & 1:
+                        own = own & ~(1 << q) | 1 << gap
+                    else:
+                        other = other & ~(1 << q) | 1 << gap
+                    fell |= SUPPORTED_MASK[gap]
+                    gap = q
+                    above = SUPPORTED_MASK[gap] & (own | other)
+                targets = _playable(own | other) & ~fell
+                if not fell:
+                    targets &= ~(1 << source)
+                if targets:
+                    options.append((source, own, other, targets))
+                    total += targets.bit_count()
+            while True:
+                k = pick(total)
+                if k < len(places):
+                    point = places[k]
+                    mine |= 1 << point
+                    move = PLACE_MOVES[COLOURS[mover]][point]
+                    seen, history = set(), []
+                    break
+                k -= len(places)
+                for source, own, other, targets in options:
+                    n = targets.bit_count()
+                    if k < n:
+                        break
+                    k -= n
+                target = points_of(targets)[k]
+                key = (own | 1 << target, other) if mover == 0 else (other, own | 1 << target)
+                if key not in seen:
+                    history.append((masks[0], masks[1]))
+                    mine, theirs = own | 1 << target, other
+                    move = Move.relocate(source, target)
+                    break
+            masks[mover], masks[1 - mover] = mine, theirs
+            seen.add((masks[0], masks[1]))
+            ply += 1
+            if move.kind == PLACE:
+                over = any(mine & line == line for line in LINES_THROUGH[point])
+            else:
+                over = any(m & line == line for line in LINE_MASKS for m in masks)
+            if over:
+                position = Position.from_masks(masks[0], masks[1])
+                return SplinePlusState(position, 1 - mover, self.result_after(position, mover),
+                                       move, ply, tuple(Position.from_masks(w, b)
+                                                        for w, b in history))
+            mover = 1 - mover
+
+    # -- the end -----------------------------------------------------------
+    def _placement_result(self, position, point, mover):
+        mine = position.mask(COLOURS[mover])
+        for line in LINES_THROUGH[point]:
+            if mine & line == line:
+                return Outcome((mover,), f"{self.player_name(mover)} completed a line")
+        return None
+
+    def result_after(self, position: Position, mover: int) -> Outcome | None:
+        """The outcome once `mover` has moved to `position`: longest line, tie to the mover."""
+        mine = longest_line(position.mask(COLOURS[mover]))
+        theirs = longest_line(position.mask(COLOURS[1 - mover]))
+        if not mine and not theirs:
+            return None
+        name, other = self.player_name(mover), self.player_name(1 - mover)
+        if not theirs:
+            return Outcome((mover,), f"{name} completed a line")
+        if not mine:
+            return Outcome((1 - mover,), f"{name}'s move completed a line for {other}")
+        if mine == theirs:
+            return Outcome((mover,), f"both colours got a line of {mine}; "
+                                     f"{name} moved and wins the tie")
+        if mine > theirs:
+            return Outcome((mover,), f"{name}'s line of {mine} beats {other}'s line of {theirs}")
+        return Outcome((1 - mover,), f"{other}'s line of {theirs} beats {name}'s line of {mine}")
+
+    # -- text --------------------------------------------------------------
+    def extra_text(self, state: State) -> str:
+        text = f"ply={state.ply}"
+        if state.seen:
+            text += " seen=" + ",".join(f"{p.to_int():x}" for p in state.seen)
+        return text
+
+    def state_from(self, position, to_move, extras):
+        ply, seen = position.count(), ()
+        for token in extras.split():
+            key, _, value = token.partition("=")
+            try:
+                if key == "ply":
+                    ply = int(value)
+                    if ply < 0:
+                        raise ValueError
+                elif key == "seen":
+                    seen = tuple(Position.from_int(int(h, 16)) for h in value.split(","))
+                else:
+                    raise ValueError
+            except (ValueError, NotationError):
+                raise NotationError(f"Spline+ state extras are ply=<actions> and "
+                                    f"seen=<hex>,<hex>...; got {token!r}") from None
+        if position.red:
+            raise NotationError("Spline+ uses white and black balls only")
+        return self.settle(SplinePlusState(position, to_move, None, None, ply, seen))
+
+    def settle(self, state: State) -> State:
+        result = self.result_after(state.position, 1 - state.to_move)
+        if result is None:
+            return state
+        return SplinePlusState(state.position, state.to_move, result, state.last,
+                               state.ply, state.seen)

@@ -1,0 +1,389 @@
+"""Splush: push balls in from the side of level 1; gather all your visible balls."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..errors import IllegalMoveError, NotationError, UnknownGameError
+from ..game import Game, GameInfo, Outcome, State
+from ..geometry import (APEX, COORDS, LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
+                        points_of)
+from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
+from ..notation import ENTER, PASS_MOVE, REMOVE, Move
+from ..position import BLACK, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
+from ..registry import register
+from .sponnect import read_fields, write_fields
+
+PLAYER_COLOURS = (WHITE, BLACK)
+SUPPLY = 16
+"""Balls of each colour in a Shibumi set."""
+CYCLE_CHOICES = (NONE, CHANGE, KO)
+
+#: The board full in a chessboard pattern, white on a1, nothing above.
+START = Position.from_masks(
+    white=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 0),
+    black=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 1))
+
+ENTER_MOVES = {c: {(p, d): Move.enter(p, d, c) for p in range(16, APEX) for d in "nesw"}
+               for c in PLAYER_COLOURS}
+REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
+
+#: Every way in from the side: (point, direction) for the edge points of levels 1
+#: and 2, travelling away from the edge they lie on.
+ENTRY_SIDES: tuple[tuple[int, str], ...] = tuple(
+    (p, d) for p in range(16, APEX) for d in "nesw" if STEP[OPPOSITE[d]][p] is None)
+
+
+def fast_enter(white: int, black: int, point: int, d: str, colour: int):
+    """The (white, black) masks after a ball enters at `point` travelling `d`,
+    or None when the entry is not allowed (no full platform under the point,
+    a pushed line carrying a ball, a push off the board, an unclear drop).
+
+    The same rules as :func:`shibumi.mechanics.enter` without pushing off,
+    on bare masks (the tests compare the two).
+    """
+    occ = white | black
+    if SUPPORT_MASK[point] & ~occ:
+        return None
+    if not occ >> point & 1:
+        return (white | 1 << point, black) if colour == WHITE else (white, black | 1 << point)
+    step = STEP[d]
+    run, q = [], point
+    while q is not None and occ >> q & 1:
+        if occ & SUPPORTED_MASK[q]:
+            return None                     # a pushed ball carries another
+        run.append(q)
+        q = step[q]
+    if q is None:
+        return None                         # the last ball would go off the board
+    missing = SUPPORT_MASK[q] & ~occ
+    if missing:
+        if missing & (missing - 1) or SUPPORT_MASK[missing.bit_length() - 1] & ~occ:
+            return None                     # unclear drop, or more than one level
+        q = missing.bit_length() - 1
+    for src in reversed(run):               # front ball first
+        bit = 1 << src
+        if white & bit:
+            white = white & ~bit | 1 << q
+        else:
+            black = black & ~bit | 1 << q
+        q = src
+    return (white | 1 << point, black) if colour == WHITE else (white, black | 1 << point)
+
+
+def fast_remove(white: int, black: int, point: int):
+    """(white, black, dropped) after lifting the ball at `point`: each ball of the
+    column above drops one place; `dropped` marks where the dropped balls now are."""
+    occ = white | black
+    dropped, gap = 0, point
+    white &= ~(1 << point)
+    black &= ~(1 << point)
+    above = occ & SUPPORTED_MASK[gap]
+    while above:
+        q = above.bit_length() - 1
+        if white >> q & 1:
+            white = white & ~(1 << q) | 1 << gap
+        else:
+            black = black & ~(1 << q) | 1 << gap
+        dropped |= 1 << gap
+        gap = q
+        above = occ & SUPPORTED_MASK[gap]
+    return white, black, dropped
+
+
+def resting_on(dropped: int) -> int:
+    """Points resting on any of the points of a mask."""
+    mask = 0
+    for p in points_of(dropped):
+        mask |= SUPPORTED_MASK[p]
+    return mask
+
+
+def united(position: Position, colour: int) -> bool:
+    """True when every visible ball of the colour is in one visibly connected group."""
+    occupied = position.occupied
+    mine = position.mask(colour) & ~hidden_mask(occupied)
+    if not mine:
+        return False
+    low = (mine & -mine).bit_length() - 1
+    return group_of(low, mine, occupied) == mine
+
+
+@dataclass(frozen=True)
+class SplushState(State):
+    """A Splush state.
+
+    ``ply`` counts actions and ``turn`` completed turns (passes included).
+    During a removal turn, ``removed`` is the point the mover emptied and
+    ``start`` the position before it; the removed ball must now be entered.
+    ``ko`` (only with the ko rule) is the position the player to move left
+    at the end of their previous turn.
+    """
+    ply: int = 0
+    turn: int = 0
+    removed: int = -1
+    start: Position | None = None
+    ko: Position | None = None
+
+
+@register
+class Splush(Game):
+    info = GameInfo(
+        name="Splush", designer="Cameron Browne", year="2012",
+        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        summary="Push balls of your colour in from the side of level 1, or pull one out "
+                "and push it back in; first to gather all visible balls in one group wins.",
+        complexity=3, aliases=("splash",), max_length=400)
+    parameters = {"cycle": CHANGE, "level2": False, "turn_limit": 200}
+    symmetries = (0, 2, 6, 7)   # the turns that keep the chessboard's colours
+
+    rules = """\
+Two players, White and Black, each with the 16 balls of their colour. The 16
+holes of the board start full in a chessboard pattern (white on a1), so each
+player begins with 8 balls on the board and 8 in hand. White moves first.
+
+On your turn do one of these:
+
+1. Entry: take a ball of your colour from your hand and push it in from
+   the side onto an edge point of level 1 (one whose four supporting balls
+   are all there), travelling along that point's row or column. If the point
+   is taken, the balls in a row from it onwards are pushed one step along
+   (the last one may drop one level into a hole, when exactly one hole lies
+   under where it arrives). A push that would send a ball off the far side,
+   or move a line with balls resting on it, is not allowed.
+2. Removal and re-entry: take one of your own balls that is not pinned off
+   the pyramid (a ball resting on it drops into the gap, and so on up the
+   column), then enter that same ball as in 1. The ball may not be entered
+   onto a point that rests on a ball that has just dropped.
+
+A turn must change the position. If you have no legal turn, you pass.
+
+You win as soon as all of your visible balls form a single group, joined by
+contacts seen from above (overpasses cut underpasses). If a turn completes
+both players' groups, the mover wins. If neither player can move, or after
+200 turns without a winner, the game is drawn.
+"""
+    notes = """\
+* Start (figure lost): the board full in a chessboard pattern, nothing
+  above. The catalogue of figures is fairly sure of this; we put white on
+  a1 (the other choice is the same game mirrored).
+* Entries go onto level 1, the level the book's example uses and the one
+  whose edge points rest on the board: `splush(level2=True)` also allows
+  entries from the side onto level 2. The apex is never entered.
+* Supply. A set has 16 balls per colour, so each player starts with 8 in
+  hand. An entry from the hand needs a ball in hand; a player whose 16 balls
+  are all on the pyramid can only remove and re-enter. Balls never leave
+  play (pushing off is forbidden), so hands only shrink.
+* The ban on entering "onto a ball that has just dropped" is read as in the
+  French edition: the entry point may not rest on a ball that dropped
+  during this turn's removal. Pushed balls may come to rest on such a ball:
+  the book's worked example does exactly that (the removed corner ball lets
+  a black ball drop, and the re-entry pushes a line onto it).
+* What the book's two rules do not stop: removing a ball and entering it
+  where it was leaves the position unchanged, and two players can shuffle
+  back and forth for ever. We add the "board must change" safeguard of the
+  book's definitions as the default (`cycle="change"`); `cycle="ko"` forbids
+  instead going back to the position you left at your previous turn, and
+  `cycle="none"` drops both. Whatever the cycle rule, the game is drawn after
+  `turn_limit` turns (200 by default, at most 200) without a winner; a turn
+  is one or two actions, so a game lasts at most 400 actions.
+* Winning is checked after the whole turn (not between the removal and the
+  entry). A player with a single visible ball would be gathered, but each
+  player always has at least 8 balls on the pyramid. Turns that unite both
+  players go to the mover, as in the book's other connection games.
+* Passing: only when the mover has no legal turn at all; if the other player
+  cannot move either, the game is drawn at once.
+* Entries at a corner point can come from two sides; they are listed as two
+  moves (`Wb2+n`, `Wb2+e`) even when they give the same position, as the
+  engine writes every entry with its direction.
+* The book's worked example (White's only winning move: removing the corner
+  ball under a black one, then pushing the bottom line of level 1 along) is
+  rebuilt in the tests as a position with the same features.
+"""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        if self.params["cycle"] not in CYCLE_CHOICES:
+            raise UnknownGameError(f"Splush cycle rule must be one of "
+                                   f"{', '.join(CYCLE_CHOICES)}, not {self.params['cycle']!r}")
+        limit = self.params["turn_limit"]
+        if not 1 <= limit <= self.info.max_length // 2:
+            raise UnknownGameError(f"Splush turn_limit is 1-{self.info.max_length // 2}, "
+                                   f"not {limit!r}")
+        top = 2 if self.params["level2"] else 1
+        self.sides = tuple((p, d) for p, d in ENTRY_SIDES if LEVEL[p] <= top)
+
+    def initial_state(self, rng=None) -> SplushState:
+        return SplushState(position=START)
+
+    def length(self, state) -> int:
+        return state.ply
+
+    # -- moves -----------------------------------------------------------------
+    def _forbidden(self, new: tuple[int, int], start: tuple[int, int],
+                   ko: tuple[int, int] | None) -> bool:
+        """Whether the cycle rule forbids ending the turn on masks `new`."""
+        rule = self.params["cycle"]
+        if rule == CHANGE:
+            return new == start
+        return rule == KO and new == ko
+
+    def _entries(self, white: int, black: int, colour: int, start, ko, banned: int = 0,
+                 first_only: bool = False) -> list[Move]:
+        """Legal entries of a ball of `colour` (never onto a point of `banned`)."""
+        found = []
+        for point, d in self.sides:
+            if banned >> point & 1:
+                continue
+            new = fast_enter(white, black, point, d, colour)
+            if new is None or self._forbidden(new, start, ko):
+                continue
+            found.append(ENTER_MOVES[colour][point, d])
+            if first_only:
+                break
+        return found
+
+    def _turns(self, position: Position, player: int, ko: Position | None,
+               first_only: bool = False) -> list[Move]:
+        """First actions of a turn: entries from the hand, then removals."""
+        colour = PLAYER_COLOURS[player]
+        white, black = position.white, position.black
+        start = (white, black)
+        ko = None if ko is None else (ko.white, ko.black)
+        moves = []
+        if position.count(colour) < SUPPLY:
+            moves = self._entries(white, black, colour, start, ko, 0, first_only)
+            if moves and first_only:
+                return moves
+        occupied = white | black
+        for p in points_of(position.mask(colour)):
+            above = occupied & SUPPORTED_MASK[p]
+            if above & (above - 1):            # pinned
+                continue
+            w, b, dropped = fast_remove(white, black, p)
+            if self._entries(w, b, colour, start, ko, resting_on(dropped), True):
+                moves.append(REMOVE_MOVES[p])
+                if first_only:
+                    break
+        return moves
+
+    def legal_moves(self, state, player=None) -> list[Move]:
+        if state.result is not None:
+            return []
+        colour = PLAYER_COLOURS[state.to_move]
+        if state.removed >= 0:
+            start = state.start
+            _, _, dropped = fast_remove(start.white, start.black, state.removed)
+            ko = None if state.ko is None else (state.ko.white, state.ko.black)
+            return self._entries(state.position.white, state.position.black, colour,
+                                 (start.white, start.black), ko, resting_on(dropped))
+        return self._turns(state.position, state.to_move, state.ko) or [PASS_MOVE]
+
+    def apply(self, state, move: Move) -> SplushState:
+        mover, ply = state.to_move, state.ply + 1
+        position = state.position
+        if move.kind == REMOVE:
+            lifted, _ = position.remove(move.point)
+            return SplushState(lifted, mover, None, move, ply, state.turn, move.point,
+                               position, state.ko)
+        start = state.start if state.removed >= 0 else position
+        if move.kind == ENTER:
+            position = enter(position, move.point, move.direction, move.colour).position
+        turn = state.turn + 1
+        ko = start if self.params["cycle"] == KO else None
+        result = self._conclude(position, 1 - mover, turn, ko)
+        return SplushState(position, 1 - mover, result, move, ply, turn, -1, None, ko)
+
+    def _conclude(self, position: Position, to_move: int, turn: int,
+                  ko: Position | None) -> Outcome | None:
+        """The outcome once a turn is over and `to_move` is next, or None.
+
+        A united player wins (the one who just moved first); if neither the
+        next player nor, after their pass, the other can move, or the turn
+        limit is reached, the game is drawn. It depends on the state alone,
+        so a state read from text settles the same way.
+        """
+        result = self._judge(position, 1 - to_move)
+        if result is None and not self._turns(position, to_move, ko, True):
+            after_pass = position if self.params["cycle"] == KO else None
+            if not self._turns(position, 1 - to_move, after_pass, True):
+                result = Outcome((), "neither player can move")
+        if result is None and turn >= self.params["turn_limit"]:
+            result = Outcome((), f"{turn} turns without a winner")
+        return result
+
+    def _judge(self, position: Position, mover: int) -> Outcome | None:
+        for player in (mover, 1 - mover):
+            if united(position, PLAYER_COLOURS[player]):
+                return Outcome((player,), f"{self.player_name(player)} gathered all "
+                               "their visible balls into one group")
+        return None
+
+    def transform_state(self, state, perm):
+        state = super().transform_state(state, perm)
+        return dataclasses.replace(
+            state, removed=perm[state.removed] if state.removed >= 0 else -1,
+            start=None if state.start is None else state.start.transform(perm),
+            ko=None if state.ko is None else state.ko.transform(perm))
+
+    # -- text --------------------------------------------------------------------
+    def extra_text(self, state) -> str:
+        text = write_fields(turn=state.turn, ply=state.ply,
+                            removed=("point", state.removed) if state.removed >= 0 else None)
+        for key in ("start", "ko"):
+            value = getattr(state, key)
+            if value is not None:
+                text += f" {key}={value.text()}"
+        return text
+
+    def state_from(self, position, to_move, extras):
+        positions = {"start": None, "ko": None}
+        rest = []
+        for token in extras.split():
+            key, eq, value = token.partition("=")
+            if eq and key in positions:
+                positions[key] = Position(value)
+            else:
+                rest.append(token)
+        fields = read_fields(self, " ".join(rest), numbers=("turn", "ply"),
+                             points=("removed",))
+        removed = -1 if fields["removed"] is None else fields["removed"]
+        start, ko = positions["start"], positions["ko"]
+        self._check(position, to_move, fields["turn"], fields["ply"], removed, start, ko)
+        return self.settle(SplushState(position, to_move, None, None, fields["ply"],
+                                       fields["turn"], removed, start, ko))
+
+    def _check(self, position, to_move, turn, ply, removed, start, ko) -> None:
+        def bad(why):
+            raise NotationError(f"Splush state: {why}")
+        for pos in (position, start, ko):
+            if pos is None:
+                continue
+            if pos.red:
+                bad("Splush uses only white and black balls")
+            for colour in PLAYER_COLOURS:
+                if pos.count(colour) > SUPPLY:
+                    bad(f"more than {SUPPLY} {COLOUR_NAMES[colour]} balls")
+        if ply < turn:
+            bad(f"{turn} turns cannot take only {ply} actions")
+        if (removed >= 0) != (start is not None):
+            bad("a removal turn needs both removed=<point> and start=<position>")
+        if removed >= 0:
+            if start.colour_at(removed) != PLAYER_COLOURS[to_move]:
+                bad("the removed ball must be the mover's")
+            try:
+                lifted, _ = start.remove(removed)
+            except IllegalMoveError:
+                bad(f"the ball at removed= cannot be lifted from start=")
+            if lifted != position:
+                bad("the position is not start= with the removed ball taken away")
+        if ko is not None and self.params["cycle"] != KO:
+            bad("ko=<position> is only kept under the ko rule")
+
+    def settle(self, state):
+        """A state read from text between turns ends as :meth:`_conclude` says."""
+        if state.removed >= 0:
+            return state
+        result = self._conclude(state.position, state.to_move, state.turn, state.ko)
+        return dataclasses.replace(state, result=result) if result else state

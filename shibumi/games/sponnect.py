@@ -1,0 +1,204 @@
+"""Sponnect: Span played around a small red pyramid, with passing.
+
+Also home to small helpers that the other games of this batch (Spice,
+Spight, Spaiji) share: the five-red opening position, a memoised playable
+mask, and a reader and writer for ``key=value`` extra fields in state text.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..errors import NotationError
+from ..game import Game, GameInfo, Outcome, State
+from ..geometry import INTERIOR_MASK, NUM_POINTS, points_of
+from ..notation import PASS_MOVE, Move, parse_point, point_name
+from ..position import BLACK, WHITE, Position, group_of, playable_mask
+from ..registry import register
+from .placement import PLACE_MOVES, playable_points
+from .span import GOALS
+
+#: Five neutral red balls on the five interior points: the four centre holes
+#: and the middle of level 1 (a little pyramid). Every later ball is visible.
+INTERIOR_REDS = Position.from_masks(red=INTERIOR_MASK)
+
+PLAYER_COLOURS = (WHITE, BLACK)
+
+_PLAYABLE: dict[int, int] = {}
+
+
+def playable_bits(occupied: int) -> int:
+    """The playable mask of an occupancy, memoised (there are few stable masks)."""
+    mask = _PLAYABLE.get(occupied)
+    if mask is None:
+        mask = _PLAYABLE[occupied] = playable_mask(occupied)
+    return mask
+
+
+def read_fields(game: Game, extras: str, numbers=(), flags=(), points=()) -> dict:
+    """The fields of a state's extra text: ``key=number``, ``key=point`` and flags.
+
+    Numbers default to 0, points to None and flags to False. Anything else
+    is a NotationError naming what is allowed.
+    """
+    found: dict = {key: 0 for key in numbers}
+    found.update({key: None for key in points})
+    found.update({key: False for key in flags})
+    allowed = [f"{k}=<number>" for k in numbers] + [f"{k}=<point>" for k in points] \
+        + list(flags)
+    for token in extras.split():
+        key, eq, value = token.partition("=")
+        try:
+            if eq and key in numbers and value.isdigit() and len(value) < 7:
+                found[key] = int(value)
+                continue
+            if eq and key in points:
+                found[key] = parse_point(value)
+                continue
+        except NotationError:
+            pass
+        if not eq and key in flags:
+            found[key] = True
+            continue
+        raise NotationError(f"{game.info.name} state field {token!r} not understood; "
+                            f"fields: {' '.join(allowed) or 'none'}")
+    return found
+
+
+def write_fields(**fields) -> str:
+    """Extra text from fields: numbers and points as ``key=value``, flags bare.
+
+    Points are given as ``('point', p)`` pairs; false flags and None are left out.
+    """
+    out = []
+    for key, value in fields.items():
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(key)
+        elif isinstance(value, tuple):
+            out.append(f"{key}={point_name(value[1])}")
+        else:
+            out.append(f"{key}={value}")
+    return " ".join(out)
+
+
+@dataclass(frozen=True)
+class SponnectState(State):
+    ply: int = 0
+    """Actions played so far (placements and passes)."""
+    passed: bool = False
+    """The previous action was a pass (so this player may not pass)."""
+
+
+@register
+class Sponnect(Game):
+    info = GameInfo(
+        name="Sponnect", designer="Martin Windischer", year="2011",
+        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        summary="Span around a red core: every ball is seen, passing is allowed, "
+                "and someone always connects.",
+        aliases=("spconnect",), complexity=1, max_length=50)
+    symmetries = (0, 2, 4, 5)   # the goals survive a half turn and the two mirrors
+
+    rules = """\
+The game starts with five neutral red balls forming a small pyramid in the
+middle: the four centre holes hold red balls and a fifth red ball sits on
+them, on level 1. White moves first.
+
+On your turn either put a ball of your own colour on any playable point,
+or pass. You may not pass straight after your opponent has passed, so the
+two of you can never both pass in a row.
+
+White wants to join the left edge of the board to the right edge, Black the
+bottom edge to the top edge, each with one group of their own balls linked
+by contacts seen from above (as in Span, a contact crossed by two touching
+balls on the level above is cut). Red balls belong to nobody and link
+nothing. The first player to make such a group wins at once. Because the
+red core fills the only points that can ever be covered, every ball you play
+stays in view, and a completed pyramid always holds exactly one winning
+group, so the game cannot end without a winner.
+"""
+    notes = """\
+* Start (the figure is lost; the words "interior points" and the catalogue of
+  figures agree): red balls on c3, e3, c5, e5 of the board and on d4 of
+  level 1.
+* Sides are the board holes along each edge, exactly as in Span (a corner
+  hole lies on two sides; upper balls lie on no side). Groups use visible
+  contacts only; red balls never join a group.
+* Passing: allowed unless the previous action was a pass. Two passes in a
+  row therefore cannot happen, and the game cannot stall: after a pass the
+  next player must place, and there is always a playable point until the
+  pyramid is complete, when someone has already won.
+* Only the mover can complete a connection: a placement adds one ball of the
+  mover's colour and can only bury or cut balls beneath it.
+* Length: at most 25 placements and at most one pass before each of them, so
+  at most 50 actions. The state counts actions (``ply``) because passes add
+  no ball.
+"""
+
+    def initial_state(self, rng=None) -> SponnectState:
+        return SponnectState(position=INTERIOR_REDS)
+
+    def length(self, state) -> int:
+        return state.ply
+
+    def connected(self, position: Position, player: int, point: int | None = None) -> bool:
+        """True when one of the player's groups joins both of their sides.
+
+        With ``point``, only the group through that point is looked at.
+        """
+        mine = position.mask(PLAYER_COLOURS[player])
+        first, second = GOALS[player]
+        starts = [point] if point is not None else points_of(mine & first)
+        seen = 0
+        for p in starts:
+            if seen >> p & 1:
+                continue
+            group = group_of(p, mine, position.occupied)
+            if group & first and group & second:
+                return True
+            seen |= group
+        return False
+
+    def _win(self, player: int) -> Outcome:
+        return Outcome((player,), f"{self.player_name(player)} joined both sides")
+
+    def legal_moves(self, state, player=None):
+        if state.result is not None:
+            return []
+        row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
+        moves = [row[p] for p in playable_points(state.position.occupied)]
+        if not state.passed:
+            moves.append(PASS_MOVE)
+        return moves
+
+    def apply(self, state, move: Move):
+        mover, ply = state.to_move, state.ply + 1
+        if move.kind == "pass":
+            return SponnectState(state.position, 1 - mover, None, move, ply, True)
+        position = state.position.place(move.point, move.colour)
+        result = None
+        if self.connected(position, mover, move.point):
+            result = self._win(mover)
+        elif position.occupied.bit_count() == NUM_POINTS:   # never happens (see notes)
+            result = Outcome((), "the pyramid is complete")
+        return SponnectState(position, 1 - mover, result, move, ply, False)
+
+    # -- text ----------------------------------------------------------------
+    def extra_text(self, state) -> str:
+        return write_fields(ply=state.ply, passed=state.passed)
+
+    def state_from(self, position, to_move, extras):
+        fields = read_fields(self, extras, numbers=("ply",), flags=("passed",))
+        return self.settle(SponnectState(position, to_move, None, None,
+                                         fields["ply"], fields["passed"]))
+
+    def settle(self, state):
+        for player in (1 - state.to_move, state.to_move):   # the last mover first
+            if self.connected(state.position, player):
+                return dataclasses.replace(state, result=self._win(player))
+        if state.position.occupied.bit_count() == NUM_POINTS:
+            return dataclasses.replace(state, result=Outcome((), "the pyramid is complete"))
+        return state

@@ -1,0 +1,260 @@
+"""Spyramid: add or move your balls; own the five corners of a pyramid to win."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..errors import NotationError, UnknownGameError
+from ..game import Game, GameInfo, Outcome, State
+from ..geometry import (COVER, FLAT_NEIGHBOURS, LEVELS, NUM_POINTS, SIZES,
+                        SUPPORTED, SUPPORTED_MASK, point_at, points_of)
+from ..notation import MOVE, PASS, PASS_MOVE, Move
+from ..position import BLACK, COLOUR_NAMES, WHITE, Position
+from ..registry import register
+from .placement import PLACE_MOVES, playable_points
+from .sponnect import read_fields, write_fields
+
+PLAYER_COLOURS = (WHITE, BLACK)
+SUPPLY = 16
+"""Balls of each colour in a Shibumi set."""
+RELOCATE_MOVES = tuple(tuple(Move.relocate(s, t) for t in range(NUM_POINTS))
+                       for s in range(NUM_POINTS))
+
+
+def _mask(points) -> int:
+    out = 0
+    for p in points:
+        out |= 1 << p
+    return out
+
+
+def upright_pyramids(base_level: int | None = None) -> tuple[int, ...]:
+    """Five-point masks of the pyramids pointing up.
+
+    The base is a square of side ``s`` (in ball widths) on one level and the
+    top is the point ``s`` levels higher straight above its centre, so every
+    edge is ``s`` long. With ``base_level`` only bases on that level.
+    """
+    found = []
+    for lv in range(LEVELS):
+        if base_level is not None and lv != base_level:
+            continue
+        for s in range(1, SIZES[lv]):
+            for y in range(SIZES[lv] - s):
+                for x in range(SIZES[lv] - s):
+                    top = point_at(lv + s, x, y) if lv + s < LEVELS else None
+                    if top is None:
+                        continue
+                    corners = [point_at(lv, x + i, y + j) for i in (0, s) for j in (0, s)]
+                    found.append(_mask(corners + [top]))
+    return tuple(found)
+
+
+def inverted_pyramids() -> tuple[int, ...]:
+    """Pyramids pointing down: a point and the four points resting on it.
+
+    A larger inverted pyramid would need its square three or more levels
+    above its tip, wider than the pyramid is there, so only size 1 exists.
+    """
+    return tuple(_mask(SUPPORTED[p]) | 1 << p for p in range(NUM_POINTS)
+                 if len(SUPPORTED[p]) == 4)
+
+
+def rotated_pyramids() -> tuple[int, ...]:
+    """Pyramids turned 45 degrees: the four same-level neighbours of a point
+    (a square standing on a corner, seen from above) and the point two levels
+    straight above that point."""
+    return tuple(_mask(FLAT_NEIGHBOURS[p]) | 1 << COVER[p] for p in range(NUM_POINTS)
+                 if COVER[p] is not None and len(FLAT_NEIGHBOURS[p]) == 4)
+
+
+UPRIGHT = upright_pyramids()
+INVERTED = inverted_pyramids()
+ROTATED = rotated_pyramids()
+BOOK_UPRIGHT = upright_pyramids(base_level=0)
+PYRAMID_SETS = {"all": UPRIGHT + INVERTED, "book": BOOK_UPRIGHT + INVERTED}
+
+
+def lift(occupied: int, point: int) -> tuple[int, int]:
+    """(occupancy after lifting the ball at point, points resting on a dropped ball)."""
+    banned, gap = 0, point
+    above = occupied & SUPPORTED_MASK[gap]
+    while above:
+        banned |= SUPPORTED_MASK[gap]
+        gap = above.bit_length() - 1
+        above = occupied & SUPPORTED_MASK[gap]
+    return occupied & ~(1 << gap), banned
+
+
+@dataclass(frozen=True)
+class SpyramidState(State):
+    ply: int = 0
+    """Actions played so far (passes included)."""
+
+
+@register
+class Spyramid(Game):
+    info = GameInfo(
+        name="Spyramid", designer="Néstor Romeral Andrés", year="2012",
+        family="Pattern", source="Shibumi Rule Book (2012), seed 001",
+        summary="Add or move balls of your colour; own the five corners of a pyramid, "
+                "upright or upside down, to win.",
+        complexity=2, aliases=("spynamid",), max_length=200)
+    parameters = {"pyramids": "all", "rotated": False, "move_limit": 200}
+
+    rules = """\
+Two players, White and Black, start from an empty board; each has the 16
+balls of their colour. White moves first.
+
+On your turn either put a ball from your hand on any playable point, or move
+one of your balls on the pyramid: lift a ball that is not pinned (the ball
+resting on it, if any, drops into its place, and so on up the column) and
+put it on another playable point, but not on a point resting on a ball that
+has just dropped.
+
+You win by holding all five corners of a pyramid of any size with your
+colour: four balls at the corners of a square on one level and one ball
+straight above its centre, as high above it as the square is wide (2x2,
+3x3 and 4x4 bases), or upside down: a ball and the four balls resting on
+it. If a move completes pyramids of both colours, the mover wins; if it
+completes only the opponent's, the opponent wins.
+
+A player with no legal move passes. If neither player can move, or after
+200 actions without a winner, the game is drawn.
+"""
+    notes = """\
+* Counting pyramids. A regular pyramid here has four corners on one level
+  in a square of side s and its top on the point s levels straight above the
+  centre (all eight edges s long). The lattice holds 20 pointing up (14 of
+  size 2, 5 of size 3 and 1 of size 4: bases on the board give 9 + 4 + 1,
+  bases on level 1 give 4 + 1, and one base on level 2) and 5 pointing down
+  (a ball and the four resting on it, under each of the four centre holes
+  and under the middle of level 1), 25 in all. The book's "14 potential
+  pyramids" equals the upright pyramids with their base on the board
+  (9 + 4 + 1); the designer's own listing of the game counts those 14 plus 5
+  small upside-down ones. Both readings count level-1 and level-2 bases as
+  pyramids of some size, so the rule ("any size, up or down") is taken as
+  written and all 25 count by default; `spyramid(pyramids="book")` keeps
+  only the 19 the designer listed.
+* Rotated variant (`rotated=True`): a square standing on a corner, its four
+  corners the four same-level neighbours of a point, with the top two levels
+  straight above that point. No such pyramid is regular in this lattice
+  (its top would have to sit between levels), so we take the point straight
+  above the centre, as seen from above. There are 5 (the four centre holes
+  and the middle of level 1 as centres), all pointing up.
+* Hidden balls count: the corners are about where balls are, not whether
+  they can be seen, and an upside-down pyramid's tip under a ball of level 2
+  is always hidden.
+* Moving a ball: only free or singly-loaded (not pinned) balls can be lifted,
+  as in every game of the system; the ball must end somewhere else, and not
+  on a point that rests on a ball that dropped during the move (the book's
+  rule against rebuilding the column just lowered).
+* Supply: a set has 16 balls per colour. A player whose 16 balls are all on
+  the pyramid can only move balls. (The pyramid has 30 points, so it can
+  fill up; some full pyramids hold no single-coloured pyramid, and in a
+  full pyramid no ball can move, so such a game is drawn: the designer's
+  listing says ties seem possible.)
+* Cycles: nothing in the book stops players moving balls back and forth.
+  We add a move limit: after `move_limit` actions (200 by default, at most
+  200) without a winner the game is drawn. A player with no legal move
+  passes; if the other cannot move either, the game is drawn at once.
+* The book's example (Black's placement on top of a 3x3 square of black
+  corner balls) is rebuilt in the tests.
+"""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        kind = self.params["pyramids"]
+        if kind not in PYRAMID_SETS:
+            raise UnknownGameError(f"Spyramid pyramids must be one of "
+                                   f"{', '.join(PYRAMID_SETS)}, not {kind!r}")
+        limit = self.params["move_limit"]
+        if not 1 <= limit <= self.info.max_length:
+            raise UnknownGameError(f"Spyramid move_limit is 1-{self.info.max_length}, "
+                                   f"not {limit!r}")
+        self.pyramids = PYRAMID_SETS[kind] + (ROTATED if self.params["rotated"] else ())
+
+    def initial_state(self, rng=None) -> SpyramidState:
+        return SpyramidState()
+
+    def length(self, state) -> int:
+        return state.ply
+
+    # -- moves ---------------------------------------------------------------
+    def _moves(self, position: Position, player: int, first_only: bool = False):
+        colour = PLAYER_COLOURS[player]
+        occupied = position.occupied
+        moves = []
+        if position.count(colour) < SUPPLY:
+            row = PLACE_MOVES[colour]
+            moves = [row[p] for p in playable_points(occupied)]
+            if moves and first_only:
+                return moves
+        for s in points_of(position.mask(colour)):
+            above = occupied & SUPPORTED_MASK[s]
+            if above & (above - 1):            # pinned
+                continue
+            lifted, banned = lift(occupied, s)
+            banned |= 1 << s                   # a move must go somewhere else
+            row = RELOCATE_MOVES[s]
+            moves.extend([row[t] for t in playable_points(lifted) if not banned >> t & 1])
+            if moves and first_only:
+                return moves
+        return moves
+
+    def legal_moves(self, state, player=None) -> list[Move]:
+        if state.result is not None:
+            return []
+        return self._moves(state.position, state.to_move) or [PASS_MOVE]
+
+    def apply(self, state, move: Move) -> SpyramidState:
+        mover = state.to_move
+        position = state.position
+        if move.kind == MOVE:
+            lifted, _ = position.remove(move.point)
+            position = lifted.place(move.target, PLAYER_COLOURS[mover])
+        elif move.kind != PASS:
+            position = position.place(move.point, move.colour)
+        ply = state.ply + 1
+        return SpyramidState(position, 1 - mover, self._conclude(position, 1 - mover, ply),
+                             move, ply)
+
+    def has_pyramid(self, position: Position, colour: int) -> bool:
+        mine = position.mask(colour)
+        return any(mine & p == p for p in self.pyramids)
+
+    def _conclude(self, position: Position, to_move: int, ply: int) -> Outcome | None:
+        """The outcome with `to_move` next: the last mover's pyramid first, then the
+        other's; a draw when nobody can move or at the move limit."""
+        for player in (1 - to_move, to_move):
+            if self.has_pyramid(position, PLAYER_COLOURS[player]):
+                return Outcome((player,), f"{self.player_name(player)} holds the "
+                               "corners of a pyramid")
+        if not self._moves(position, to_move, True) and \
+                not self._moves(position, 1 - to_move, True):
+            return Outcome((), "neither player can move")
+        if ply >= self.params["move_limit"]:
+            return Outcome((), f"{ply} actions without a winner")
+        return None
+
+    # -- text ----------------------------------------------------------------
+    def extra_text(self, state) -> str:
+        return write_fields(ply=state.ply)
+
+    def state_from(self, position, to_move, extras):
+        fields = read_fields(self, extras, numbers=("ply",))
+        if position.red:
+            raise NotationError("Spyramid uses only white and black balls")
+        for colour in PLAYER_COLOURS:
+            if position.count(colour) > SUPPLY:
+                raise NotationError(f"Spyramid state: more than {SUPPLY} "
+                                    f"{COLOUR_NAMES[colour]} balls")
+        if fields["ply"] < position.count():
+            raise NotationError(f"Spyramid state: {position.count()} balls cannot be "
+                                f"placed in {fields['ply']} actions")
+        return self.settle(SpyramidState(position, to_move, None, None, fields["ply"]))
+
+    def settle(self, state):
+        result = self._conclude(state.position, state.to_move, state.ply)
+        return dataclasses.replace(state, result=result) if result else state

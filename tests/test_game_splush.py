@@ -1,0 +1,489 @@
+"""Splush: entries from the side of level 1, removal and re-entry, one group to win."""
+import pytest
+from hypothesis import given, strategies as st
+
+import shibumi.games.splush  # noqa: F401  (registers the game)
+from conformance import check_declaration, check_playouts, check_random_games
+from conftest import random_position
+from shibumi import IllegalMoveError, Move, UnknownGameError, load
+from shibumi.analysis import perft
+from shibumi.games.splush import ENTRY_SIDES, START, fast_enter, fast_remove
+from shibumi.geometry import SYMMETRIES, point_at, points_of
+from shibumi.mechanics import enter
+from shibumi.notation import parse_point
+from shibumi.position import BLACK, WHITE, Position
+
+GAME = load("splush")
+CHECKER = "BWBW/WBWB/BWBW/WBWB"
+
+
+def state(text, to_move=1, turn=0, ply=0, game=GAME, extra=""):
+    return game.parse_state(f"{text} {to_move} turn={turn} ply={ply} {extra}".strip())
+
+
+def match_at(text, to_move=1, game=GAME, **kw):
+    return game.new_match(state=state(text, to_move, game=game, **kw))
+
+
+def texts(moves):
+    return sorted(m.text() for m in moves)
+
+
+def test_conformance():
+    check_declaration("splush")
+    check_random_games("splush")
+    check_playouts("splush")
+
+
+@pytest.mark.parametrize("params", [{"level2": True}, {"cycle": "ko"}, {"cycle": "none"}])
+def test_variants_play_to_the_end(params):
+    check_random_games("splush", seeds=range(8), **params)
+    check_playouts("splush", games=40, **params)
+
+
+def test_level_two_entries_only_in_the_variant():
+    text = CHECKER + "|BWB/WBW/BWB|../..|."
+    assert not any(m.kind == "enter" for m in GAME.legal_moves(state(text)))
+    upper = load("splush", level2=True)
+    entries = texts(m for m in upper.legal_moves(state(text, game=upper)) if m.kind == "enter")
+    assert entries == sorted(["Wc3.2+n", "Wc3.2+e", "We3.2+n", "We3.2+w",
+                              "Wc5.2+s", "Wc5.2+e", "We5.2+s", "We5.2+w"])
+
+
+def test_declaration_and_parameters():
+    assert load("splash").info is GAME.info       # the book's misspelt heading
+    assert GAME.info.max_length == 400 and GAME.info.complexity == 3
+    for bad in ({"cycle": "superko"}, {"turn_limit": 201}, {"turn_limit": 0}):
+        with pytest.raises(UnknownGameError):
+            load("splush", **bad)
+
+
+def test_start_is_a_chessboard_with_eight_balls_each_in_hand():
+    s = GAME.initial_state()
+    assert s.position == START == Position(CHECKER + "|.../.../...|../..|.")
+    assert s.position.colour_at(parse_point("a1")) == WHITE
+    moves = GAME.legal_moves(s)
+    # 12 ways in from the side of level 1 (corners from two sides) and the
+    # 8 white balls, each of which can be taken out and entered again.
+    assert texts(m for m in moves if m.kind == "enter") == sorted(
+        ["Wb2+n", "Wb2+e", "Wd2+n", "Wf2+n", "Wf2+w", "Wb4+e", "Wf4+w", "Wb6+e",
+         "Wb6+s", "Wd6+s", "Wf6+s", "Wf6+w"])
+    assert texts(m for m in moves if m.kind == "remove") == sorted(
+        ["xa1", "xe1", "xc3.0", "xg3", "xa5", "xe5.0", "xc7", "xg7"])
+    assert "Wd4.1+e" not in texts(moves)             # the middle of level 1 has no side
+
+
+# -- entries ---------------------------------------------------------------------
+
+def test_an_entry_pushes_the_line_in_front_of_it():
+    m = match_at(CHECKER + "|.../.../BW.|../..|.")
+    m.push("b2+e")
+    assert m.state.position == Position(CHECKER + "|.../.../WBW|../..|.")
+    assert m.current_player == 1
+
+
+def test_an_entry_may_not_push_a_ball_off_the_board():
+    m = match_at(CHECKER + "|.../.../BWB|../..|.")
+    assert "Wb2+e" not in texts(m.legal_moves())
+    assert "Wf2+w" not in texts(m.legal_moves())
+    assert "Wb2+n" in texts(m.legal_moves())         # along the column is fine
+    with pytest.raises(IllegalMoveError):
+        m.push("b2+e")
+
+
+def test_a_pushed_ball_drops_into_a_single_hole():
+    # g1 is empty, so f2 lacks one support: the ball pushed there drops into g1.
+    m = match_at("BWBW/WBWB/BWBW/WBW.|.../.../BW.|../..|.")
+    m.push("b2+e")
+    assert m.state.position == Position("BWBW/WBWB/BWBW/WBWW|.../.../WB.|../..|.")
+
+
+def test_no_entry_onto_a_point_without_its_platform():
+    m = match_at("BWBW/WBWB/BWBW/.BWB|.../.../...|../..|.")
+    assert not {"Wb2+n", "Wb2+e"} & set(texts(m.legal_moves()))
+
+
+def test_balls_in_hand_run_out():
+    # White has all 16 balls on the pyramid (a1 still cut off under Black's
+    # b2): only removals are left.
+    text = CHECKER + "|WWW/WWW/BWW|../..|."
+    s = state(text)
+    assert s.position.count(WHITE) == 16
+    assert {m.kind for m in GAME.legal_moves(s)} == {"remove"}
+
+
+# -- removal and re-entry ------------------------------------------------------------
+
+def test_removal_drops_the_ball_above_and_the_ball_is_entered_again():
+    # Black's b2 rests on White's a1 (and on c1, a3, c3). Taking a1 away drops
+    # b2's ball into a1; White must then enter the ball, but not on b2, which
+    # now rests on the ball that has just dropped.
+    m = match_at(CHECKER + "|.../.../B..|../..|.")
+    m.push("xa1")
+    assert m.current_player == 0                      # same player, second action
+    assert m.state.position == Position("BWBW/WBWB/BWBW/BBWB|.../.../...|../..|.")
+    after = texts(m.legal_moves())
+    assert "Wb2+n" not in after and "Wb2+e" not in after
+    assert {m.kind for m in m.legal_moves()} == {"enter"}
+    with pytest.raises(IllegalMoveError):
+        m.push("b2+e")
+    m.push("d2+n")
+    assert m.state.position == Position("BWBW/WBWB/BWBW/BBWB|.../.../.W.|../..|.")
+    assert m.current_player == 1 and GAME.length(m.state) == 2
+
+
+def test_pushed_balls_may_land_on_the_dropped_ball():
+    # Only the entering ball is barred from the dropped ball: after xg1 drops
+    # f2's ball into g1, f2 itself is closed to the entry, but a push from b2
+    # may move a ball onto f2.
+    m = match_at("BWBW/WBWB/BWBW/WBBW|.../.../WBB|../..|.")
+    m.push("xg1")
+    assert m.state.position == Position("BWBW/WBWB/BWBW/WBBB|.../.../WB.|../..|.")
+    assert not {"Wf2+n", "Wf2+w"} & set(texts(m.legal_moves()))
+    m.push("b2+e")
+    assert m.state.position == Position("BWBW/WBWB/BWBW/WBBB|.../.../WWB|../..|.")
+
+
+def test_a_turn_must_change_the_position():
+    # Lift the free white ball at d2 and enter it at d2 again: nothing changed.
+    m = match_at(CHECKER + "|.../.../.W.|../..|.")
+    m.push("xd2")
+    assert "Wd2+n" not in texts(m.legal_moves())
+    loose = load("splush", cycle="none")
+    m = match_at(CHECKER + "|.../.../.W.|../..|.", game=loose)
+    m.push("xd2")
+    assert "Wd2+n" in texts(m.legal_moves())
+
+
+def test_ko_forbids_going_back_to_your_previous_position():
+    # White lifts the free d2 ball. Under ko, the position White left last
+    # turn (given as ko=...) may not come back: here that is d2 moved to f2.
+    ko = load("splush", cycle="ko")
+    text = CHECKER + "|.../.../.W.|../..|."
+    left = CHECKER + "|.../.../..W|../..|."
+    m = match_at(text, game=ko, extra=f"ko={left}")
+    m.push("xd2")
+    after = texts(m.legal_moves())
+    assert "Wf2+n" not in after and "Wf2+w" not in after
+    # Putting the ball back where it was is allowed under ko (it changes
+    # nothing, which only the default change rule forbids).
+    assert "Wd2+n" in after
+    assert ko.state_key(ko.parse_state(ko.state_text(m.state))) == ko.state_key(m.state)
+    m.push("d2+n")
+    assert m.state.ko == Position(text)        # Black may not go back to it
+    with pytest.raises(ValueError):            # ko= belongs to the ko rule only
+        state(text, extra=f"ko={left}")
+
+
+def test_after_a_removal_only_pushes_into_the_gap_remain():
+    # Level 1 full. White's a1 holds up b2 alone; after xa1 the only gap is b2,
+    # which rests on the dropped ball: the ball can only come in from the far
+    # end of b2's row or column, pushing the line into the gap.
+    m = match_at(CHECKER + "|BWB/WBW/BWB|../..|.")
+    assert "xa1" in texts(m.legal_moves())
+    m.push("xa1")
+    assert texts(m.legal_moves()) == ["Wb6+s", "Wf2+w"]
+
+
+def test_a_player_without_a_legal_turn_passes():
+    # (Built from text, with two level-2 balls.) White has balls that could be
+    # lifted, but no way to enter them again that changes the position, and
+    # level 1 is full: White passes, and Black moves on.
+    text = "BWWB/BWWB/BWBB/BWBW|WWW/WWW/WBB|../BW|."
+    m = match_at(text, turn=10, ply=10)
+    assert m.legal_moves() == [Move("pass")]
+    m.push("pass")
+    assert m.outcome() is None and m.current_player == 1
+    assert texts(m.legal_moves()) == ["xa7", "xg7"]
+    assert (m.state.turn, m.state.ply) == (11, 11)
+
+
+def test_nobody_able_to_move_is_a_draw():
+    # Level 1 full and every line one colour: any re-entry rebuilds the position.
+    text = "BWBB/BBBW/WWWB/WWWB|BBB/WWB/WWB|../B.|."
+    s = state(text, turn=20, ply=30)
+    assert s.result.is_draw and s.result.reason == "neither player can move"
+
+
+# -- winning ----------------------------------------------------------------------------
+
+# The book's example (figure lost), rebuilt by search. White to move. White's
+# main group (a5 c5 c7 e7 g7 and b4 on level 1) leaves two single balls out:
+# c1, pinned under Black's b2 and d2, and g1 in the corner under Black's f2.
+# Black threatens to win by lifting its lone a7 and entering it beside its
+# main group. White's one winning turn: lift g1 (Black's f2 drops into g1,
+# leaving a gap at the end of the bottom line of level 1), then enter at b2
+# travelling east, pushing b2 and d2 along; the new white b2 joins c1 to b4.
+BOOK = "BWWW/WWBB/BBBB/BWBW|.../W../BBB|../..|."
+
+
+def _winning_turns(s):
+    wins = []
+    for m in GAME.legal_moves(s):
+        after = GAME.apply(s, m)
+        seconds = GAME.legal_moves(after) if m.kind == "remove" else [None]
+        for m2 in seconds:
+            end = after if m2 is None else GAME.apply(after, m2)
+            if end.result is not None and end.result.winners == (s.to_move,):
+                wins.append(m.text() if m2 is None else f"{m.text()} {m2.text()}")
+    return wins
+
+
+def test_book_example_the_only_winning_move():
+    s = state(BOOK)
+    white_groups = sorted(bin(g).count("1") for g in s.position.groups(WHITE))
+    assert white_groups == [1, 1, 6]
+    assert s.position.is_pinned(parse_point("c1"))
+    assert _winning_turns(s) == ["xg1 Wb2+e"]
+    m = GAME.new_match(state=s)
+    m.push("xg1")
+    assert m.state.position.colour_at(parse_point("g1")) == BLACK   # f2 dropped
+    m.push("b2+e")
+    assert m.state.position == Position("BWWW/WWBB/BBBB/BWBB|.../W../WBB|../..|.")
+    assert m.outcome().winners == (0,)
+    # Had it been Black's turn, lifting a7 and entering it would have won.
+    wins = _winning_turns(state(BOOK, to_move=2))
+    assert any(w.startswith("xa7 ") for w in wins)
+
+
+def test_a_turn_uniting_both_players_goes_to_the_mover():
+    # Found in a random game: White has lifted g7 and enters it at b6 going
+    # east; the push joins White's balls and Black's at the same time.
+    start = "WWBW/WBWB/WWBB/WBB.|BWB/BWW/WB.|../..|."
+    text = f"WWBB/WBWB/WWBB/WBB.|BW./BWW/WB.|../..|. 1 turn=14 ply=22 removed=g7 start={start}"
+    m = GAME.new_match(state=GAME.parse_state(text))
+    m.push("b6+e")
+    assert m.outcome().winners == (0,)
+    from shibumi.games.splush import united
+    assert united(m.state.position, WHITE) and united(m.state.position, BLACK)
+
+
+def test_the_game_is_drawn_at_the_turn_limit():
+    short = load("splush", turn_limit=3)
+    m = short.new_match()
+    for move in ("b2+e", "f6+w", "d2+n"):
+        m.push(move)
+    assert m.outcome().is_draw and "3 turns" in m.outcome().reason
+
+
+# -- state text and symmetry ---------------------------------------------------------------
+
+def test_state_text_round_trips_in_the_middle_of_a_removal():
+    m = match_at(CHECKER + "|.../.../B..|../..|.")
+    m.push("xa1")
+    text = GAME.state_text(m.state)
+    assert "removed=a1" in text and "start=" + CHECKER in text
+    assert GAME.state_key(GAME.parse_state(text)) == GAME.state_key(m.state)
+    for bad in (text.replace("removed=a1 ", ""),               # start without removed
+                text.replace("removed=a1", "removed=c1"),      # not the lifted ball
+                f"{CHECKER}|.../.../...|../..|R 1 turn=0 ply=0",
+                f"{CHECKER}|.../.../...|../..|. 1 turn=2 ply=1"):
+        with pytest.raises(ValueError):
+            GAME.parse_state(bad)
+
+
+def test_symmetries_keep_the_chessboard():
+    start = GAME.initial_state().position
+    for index, perm in enumerate(SYMMETRIES):
+        assert (start.transform(perm) == start) == (index in GAME.symmetries)
+
+
+# -- the fast move helpers agree with the engine's mechanics ------------------------------
+
+def _engine_enter(pos, point, d, colour):
+    try:
+        return enter(pos, point, d, colour).position
+    except IllegalMoveError:
+        return None
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_fast_entries_and_removals_match_the_mechanics(seed, balls):
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    for point, d in ENTRY_SIDES:
+        for colour in (WHITE, BLACK):
+            fast = fast_enter(pos.white, pos.black, point, d, colour)
+            slow = _engine_enter(pos, point, d, colour)
+            assert (None if fast is None else Position.from_masks(*fast)) == slow
+    for p in points_of(pos.occupied):
+        if pos.is_pinned(p):
+            continue
+        w, b, dropped = fast_remove(pos.white, pos.black, p)
+        lifted, drops = pos.remove(p)
+        assert Position.from_masks(w, b) == lifted
+        assert dropped == sum(1 << to for _, to in drops)
+
+
+# -- perft ---------------------------------------------------------------------------------------
+#
+# An independent count: balls as a dict {(level, x, y): colour}; entries
+# simulated step by step (walk the line, check what the pushed balls carry,
+# where the front ball lands); removals drop the column one ball at a time.
+# Groups are found from coordinates too: a ball is hidden under the point two
+# levels straight above it; a flat contact is cut when both balls of the
+# level above that pass over it are there.
+
+SIDES = {"e": (1, 0), "w": (-1, 0), "n": (0, 1), "s": (0, -1)}
+
+
+def _inside(lv, x, y):
+    return 0 <= lv <= 3 and 0 <= x < 4 - lv and 0 <= y < 4 - lv
+
+
+def _below(lv, x, y):
+    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)]
+
+
+def _above(lv, x, y):
+    return [(lv + 1, x - dx, y - dy) for dx in (0, 1) for dy in (0, 1)
+            if _inside(lv + 1, x - dx, y - dy)]
+
+
+def _brute_enter(balls, pt, d, colour):
+    lv, x, y = pt
+    if not all(b in balls for b in _below(*pt)):
+        return None
+    new = dict(balls)
+    dx, dy = SIDES[d]
+    line = []
+    q = pt
+    while q in balls:
+        if any(a in balls for a in _above(*q)):
+            return None
+        line.append(q)
+        q = (lv, q[1] + dx, q[2] + dy)
+    if line:
+        if not _inside(*q):
+            return None
+        missing = [b for b in _below(*q) if b not in balls]
+        if len(missing) > 1:
+            return None
+        if missing:
+            hole = missing[0]
+            if hole[0] > 0 and not all(b in balls for b in _below(*hole)):
+                return None
+            q = hole
+        for src in reversed(line):
+            new[q] = balls[src]
+            q = src
+    new[pt] = colour
+    return new
+
+
+def _brute_remove(balls, pt):
+    new = dict(balls)
+    dropped = []
+    gap = pt
+    del new[pt]
+    while True:
+        on = [a for a in _above(*gap) if a in new]
+        if not on:
+            return new, dropped
+        top = on[0]
+        new[gap] = new.pop(top)
+        dropped.append(gap)
+        gap = top
+
+
+def _brute_entries(balls, colour, start, banned=()):
+    found = []
+    for y in range(3):
+        for x in range(3):
+            pt = (1, x, y)
+            for d, (dx, dy) in SIDES.items():
+                if _inside(1, x - dx, y - dy):
+                    continue                      # not on the edge it enters from
+                if any(pt in _above(*b) for b in banned):
+                    continue
+                new = _brute_enter(balls, pt, d, colour)
+                if new is not None and new != start:
+                    found.append(new)
+    return found
+
+
+def _brute_touching(balls, a):
+    lv, x, y = a
+    out = []
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        b = (lv, x + dx, y + dy)
+        if b in balls:
+            lx, ly = min(x, x + dx), min(y, y + dy)
+            pair = [(lv + 1, lx, ly - 1), (lv + 1, lx, ly)] if dy == 0 else \
+                [(lv + 1, lx - 1, ly), (lv + 1, lx, ly)]
+            if not all(q in balls for q in pair):
+                out.append(b)
+    out += [b for b in _below(*a) + _above(*a) if b in balls]
+    return [b for b in out if (b[0] + 2, b[1] - 1, b[2] - 1) not in balls]
+
+
+def _brute_united(balls, colour):
+    mine = {a for a, c in balls.items() if c == colour
+            and (a[0] + 2, a[1] - 1, a[2] - 1) not in balls}
+    seen, todo = set(), [next(iter(mine))]
+    while todo:
+        a = todo.pop()
+        if a not in seen:
+            seen.add(a)
+            todo += [b for b in _brute_touching(balls, a) if b in mine]
+    return seen == mine
+
+
+def _after_turn(balls, player, depth):
+    if depth == 0:
+        return 1
+    if _brute_united(balls, "WB"[1 - player]) or _brute_united(balls, "WB"[player]):
+        return 0
+    return _brute_count(balls, player, depth)
+
+
+def _brute_count(balls, player, depth, pending=None):
+    """Actions `depth` deep; `pending` = (start, dropped) during a re-entry."""
+    if depth == 0:
+        return 1
+    colour = "WB"[player]
+    if pending is not None:
+        start, dropped = pending
+        return sum(_after_turn(n, 1 - player, depth - 1)
+                   for n in _brute_entries(balls, colour, start, dropped))
+    total = 0
+    if sum(1 for c in balls.values() if c == colour) < 16:
+        total += sum(_after_turn(n, 1 - player, depth - 1)
+                     for n in _brute_entries(balls, colour, balls))
+    for pt, c in balls.items():
+        if c != colour or sum(1 for a in _above(*pt) if a in balls) > 1:
+            continue
+        lifted, dropped = _brute_remove(balls, pt)
+        if _brute_entries(lifted, colour, balls, dropped):
+            total += _brute_count(lifted, player, depth - 1, (balls, dropped))
+    return total
+
+
+def _dict(position):
+    out = {}
+    for lv in range(4):
+        for y in range(4 - lv):
+            for x in range(4 - lv):
+                c = position.colour_at(point_at(lv, x, y))
+                if c:
+                    out[(lv, x, y)] = ".WB"[c]
+    return out
+
+
+def test_perft_from_the_start_and_a_brute_force():
+    counts = [perft(GAME, d) for d in range(1, 4)]
+    # Depth 1 by hand: 12 entries + 8 removals (see the start test).
+    assert counts[0] == 20
+    assert counts == [_brute_count(_dict(START), 0, d) for d in range(1, 4)]
+    assert counts == [20, 312, 5060]
+
+
+@pytest.mark.parametrize("text, expected", [
+    (CHECKER + "|BWB/WBW/BWB|../..|.", [6, 16, 112]),    # level 1 full: pushes blocked
+    (BOOK, [17, 226, 2908]),                              # the book's example, a win
+    ("BWBW/WBWB/BWBW/WBW.|.../.../BW.|../..|.", [18, 229, 3343]),   # a hole to drop into
+])
+def test_perft_where_pushes_drops_and_bans_matter(text, expected):
+    s = state(text)
+    counts = [perft(GAME, d, s) for d in range(1, 4)]
+    assert counts == expected
+    assert counts == [_brute_count(_dict(s.position), 0, d) for d in range(1, 4)]
