@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
 from .errors import IllegalMoveError, NotationError, UnknownGameError
-from .notation import Move, moves_matching, short_text, transform_move
+from .notation import Move, moves_matching, parse_point, point_name, short_text, transform_move
 from .position import Position
 
 CHANCE = -1
@@ -95,6 +95,54 @@ class State:
     to_move: int = 0
     result: Outcome | None = None
     last: Move | None = None
+
+
+def read_fields(game: "Game", extras: str, numbers=(), flags=(), points=()) -> dict:
+    """The fields of a state's extra text: ``key=number``, ``key=point`` and flags.
+
+    Numbers default to 0, points to None and flags to False. Anything else
+    is a NotationError naming what is allowed.
+    """
+    found: dict = {key: 0 for key in numbers}
+    found.update({key: None for key in points})
+    found.update({key: False for key in flags})
+    allowed = [f"{k}=<number>" for k in numbers] + [f"{k}=<point>" for k in points] \
+        + list(flags)
+    for token in extras.split():
+        key, eq, value = token.partition("=")
+        try:
+            if eq and key in numbers and value.isdigit() and len(value) < 7:
+                found[key] = int(value)
+                continue
+            if eq and key in points:
+                found[key] = parse_point(value)
+                continue
+        except NotationError:
+            pass
+        if not eq and key in flags:
+            found[key] = True
+            continue
+        raise NotationError(f"{game.info.name} state field {token!r} not understood; "
+                            f"fields: {' '.join(allowed) or 'none'}")
+    return found
+
+
+def write_fields(**fields) -> str:
+    """Extra text from fields: numbers and points as ``key=value``, flags bare.
+
+    Points are given as ``('point', p)`` pairs; false flags and None are left out.
+    """
+    out = []
+    for key, value in fields.items():
+        if value is None or value is False:
+            continue
+        if value is True:
+            out.append(key)
+        elif isinstance(value, tuple):
+            out.append(f"{key}={point_name(value[1])}")
+        else:
+            out.append(f"{key}={value}")
+    return " ".join(out)
 
 
 class Game:

@@ -16,7 +16,7 @@ True
 from __future__ import annotations
 
 from .errors import IllegalMoveError, NotationError
-from .geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, LEVEL_START, NUM_POINTS,
+from .geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, INTERIOR_MASK, LEVEL_START, NUM_POINTS,
                        POINTS, SIZES, SUPPORT_MASK, SUPPORTED_MASK, SYMMETRIES,
                        point_at, points_of, transform_mask)
 
@@ -322,6 +322,11 @@ class Position:
         """A readable top view in the 7x7 projected grid, with file and rank labels."""
         from .notation import render_grid
         return render_grid(self)
+
+
+#: Five neutral red balls on the five interior points: the four centre holes
+#: and the middle of level 1 (a little pyramid). Every later ball is visible.
+INTERIOR_REDS = Position.from_masks(red=INTERIOR_MASK)
 
 
 def _check_point(p) -> None:

@@ -31,6 +31,17 @@ def playable_points(occupied: int) -> tuple[int, ...]:
     return pts
 
 
+_PLAYABLE: dict[int, int] = {}
+
+
+def playable_bits(occupied: int) -> int:
+    """The playable mask of an occupancy, memoised (there are few stable masks)."""
+    mask = _PLAYABLE.get(occupied)
+    if mask is None:
+        mask = _PLAYABLE[occupied] = playable_mask(occupied)
+    return mask
+
+
 class PlacementGame(Game):
     """Players take turns putting a ball of their colour on any playable point."""
 

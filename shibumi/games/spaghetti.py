@@ -12,8 +12,8 @@ from ..geometry import (APEX, BOARD_MASK, DIAGONAL_NEIGHBOURS, FLAT_NEIGHBOURS,
 from ..notation import Move
 from ..position import BLACK, RED, WHITE, Position, hidden_mask, linked
 from ..registry import register
+from ..game import read_fields, write_fields
 from .placement import PLACE_MOVES, playable_points
-from .sponnect import read_fields, write_fields
 
 PLAYER_COLOURS = (WHITE, RED)
 #: Once 29 points are filled only the apex is left, and the game ends.

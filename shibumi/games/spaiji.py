@@ -10,8 +10,9 @@ from ..game import Game, GameInfo, Outcome, State
 from ..geometry import NUM_POINTS, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position
 from ..registry import register
+from ..game import read_fields, write_fields
+from .placement import playable_bits
 from .placement import PLACE_MOVES
-from .sponnect import playable_bits, read_fields, write_fields
 
 FULL = (1 << NUM_POINTS) - 1
 OTHER = {WHITE: BLACK, BLACK: WHITE}

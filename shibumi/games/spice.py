@@ -11,8 +11,9 @@ from ..geometry import APEX, NUM_POINTS, points_of
 from ..notation import PASS_MOVE, Move
 from ..position import BLACK, WHITE, Position
 from ..registry import register
+from ..game import read_fields, write_fields
+from ..position import INTERIOR_REDS
 from .placement import PLACE_MOVES, playable_points
-from .sponnect import INTERIOR_REDS, read_fields, write_fields
 
 PLAYER_COLOURS = (WHITE, BLACK)
 FULL = (1 << NUM_POINTS) - 1

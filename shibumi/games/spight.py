@@ -11,7 +11,8 @@ from ..geometry import COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points
 from ..notation import PASS_MOVE, Move
 from ..position import BLACK, WHITE, Position, group_of
 from ..registry import register
-from .sponnect import playable_bits, read_fields, write_fields
+from ..game import read_fields, write_fields
+from .placement import playable_bits
 
 PLAYER_COLOURS = (WHITE, BLACK)
 

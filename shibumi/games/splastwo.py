@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import (ALL_MASK, APEX, COORDS, FLAT_NEIGHBOURS, LEVEL, LEVEL_MASK,
+from ..geometry import (ALL_MASK, COORDS, FLAT_NEIGHBOURS, LEVEL, LEVEL_MASK,
                         point_at)
 from ..notation import PASS, PASS_MOVE, Move, parse_point, point_name
 from ..position import BLACK, COLOUR_LETTERS, RED, WHITE, Position

@@ -13,7 +13,7 @@ from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
 from ..notation import ENTER, PASS_MOVE, REMOVE, Move
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
 from ..registry import register
-from .sponnect import read_fields, write_fields
+from ..game import read_fields, write_fields
 
 PLAYER_COLOURS = (WHITE, BLACK)
 SUPPLY = 16

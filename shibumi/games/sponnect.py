@@ -1,88 +1,17 @@
-"""Sponnect: Span played around a small red pyramid, with passing.
-
-Also home to small helpers that the other games of this batch (Spice,
-Spight, Spaiji) share: the five-red opening position, a memoised playable
-mask, and a reader and writer for ``key=value`` extra fields in state text.
-"""
+"""Sponnect: Span played around a small red pyramid, with passing."""
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
 
-from ..errors import NotationError
-from ..game import Game, GameInfo, Outcome, State
-from ..geometry import INTERIOR_MASK, NUM_POINTS, points_of
-from ..notation import PASS_MOVE, Move, parse_point, point_name
-from ..position import BLACK, WHITE, Position, group_of, playable_mask
+from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
+from ..geometry import NUM_POINTS, points_of
+from ..notation import PASS_MOVE, Move
+from ..position import INTERIOR_REDS, Position, group_of
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_points
 from .span import GOALS
-
-#: Five neutral red balls on the five interior points: the four centre holes
-#: and the middle of level 1 (a little pyramid). Every later ball is visible.
-INTERIOR_REDS = Position.from_masks(red=INTERIOR_MASK)
-
-PLAYER_COLOURS = (WHITE, BLACK)
-
-_PLAYABLE: dict[int, int] = {}
-
-
-def playable_bits(occupied: int) -> int:
-    """The playable mask of an occupancy, memoised (there are few stable masks)."""
-    mask = _PLAYABLE.get(occupied)
-    if mask is None:
-        mask = _PLAYABLE[occupied] = playable_mask(occupied)
-    return mask
-
-
-def read_fields(game: Game, extras: str, numbers=(), flags=(), points=()) -> dict:
-    """The fields of a state's extra text: ``key=number``, ``key=point`` and flags.
-
-    Numbers default to 0, points to None and flags to False. Anything else
-    is a NotationError naming what is allowed.
-    """
-    found: dict = {key: 0 for key in numbers}
-    found.update({key: None for key in points})
-    found.update({key: False for key in flags})
-    allowed = [f"{k}=<number>" for k in numbers] + [f"{k}=<point>" for k in points] \
-        + list(flags)
-    for token in extras.split():
-        key, eq, value = token.partition("=")
-        try:
-            if eq and key in numbers and value.isdigit() and len(value) < 7:
-                found[key] = int(value)
-                continue
-            if eq and key in points:
-                found[key] = parse_point(value)
-                continue
-        except NotationError:
-            pass
-        if not eq and key in flags:
-            found[key] = True
-            continue
-        raise NotationError(f"{game.info.name} state field {token!r} not understood; "
-                            f"fields: {' '.join(allowed) or 'none'}")
-    return found
-
-
-def write_fields(**fields) -> str:
-    """Extra text from fields: numbers and points as ``key=value``, flags bare.
-
-    Points are given as ``('point', p)`` pairs; false flags and None are left out.
-    """
-    out = []
-    for key, value in fields.items():
-        if value is None or value is False:
-            continue
-        if value is True:
-            out.append(key)
-        elif isinstance(value, tuple):
-            out.append(f"{key}={point_name(value[1])}")
-        else:
-            out.append(f"{key}={value}")
-    return " ".join(out)
-
 
 @dataclass(frozen=True)
 class SponnectState(State):

@@ -12,8 +12,8 @@ from ..geometry import (COVER, FLAT_NEIGHBOURS, LEVELS, NUM_POINTS, SIZES,
 from ..notation import MOVE, PASS, PASS_MOVE, Move
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position
 from ..registry import register
+from ..game import read_fields, write_fields
 from .placement import PLACE_MOVES, playable_points
-from .sponnect import read_fields, write_fields
 
 PLAYER_COLOURS = (WHITE, BLACK)
 SUPPLY = 16

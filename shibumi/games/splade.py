@@ -1,0 +1,107 @@
+"""Splade: three-player Spline where a two-coloured spanning line decides the game."""
+
+from __future__ import annotations
+
+from ..game import GameInfo, Outcome, State
+from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
+from ..errors import UnknownGameError
+from ..registry import register
+from .placement import PlacementGame
+
+
+@register
+class Splade(PlacementGame):
+    info = GameInfo(
+        name="Splade", designer="Néstor Romeral Andrés", year="2011",
+        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        summary="Three-player Spline: a full line of exactly two colours ends the game, "
+                "and the colour that follows the other in turn order takes it.",
+        min_players=3, max_players=3, complexity=3, max_length=30)
+    parameters = {"winner": "after"}
+
+    rules = """\
+Three players, White, Black and Red, play in that order on an empty board.
+On your turn put one ball of your own colour on any playable point: an empty
+hole, or the hollow on top of a complete 2x2 platform.
+
+Lines are those of Spline: a row, column or diagonal that crosses a level
+from side to side or from corner to corner (4 balls on the board, 3 on
+level 1, 2 on level 2). The game stops as soon as a placement fills such a
+line with balls of exactly two colours. A full line of one colour, or of
+all three, does nothing and play goes on.
+
+The winner is decided by the two colours of that line, not by who played
+the last ball. Of the two, the player who moves right after the other one in
+the cycle White, Black, Red, White... wins: White+Black gives Black the game,
+Black+Red gives it to Red, Red+White gives it to White. So finishing a line
+with the player after you hands them the win, and finishing it with the
+player before you wins it for yourself.
+
+If all 30 balls go in without such a line, the game is drawn.
+
+Variant `splade(winner="before")`: the colour that moves right before the
+other wins instead (White+Black: White, Black+Red: Black, Red+White: Red).
+"""
+    notes = """\
+* The book's worked example (its figure is lost) is given with coordinates in
+  the Italian newsletter (seed 003): Red to move on a full board can play b4
+  or f4 on level 1. b4 fills the column b6-b4-b2 with two white balls and one
+  red, so White wins; f4 fills f6-f4-f2 with two red balls and one black, so
+  Red wins. The tests rebuild that position (the rest of the board is our
+  own filling, chosen so that no line is already decided).
+* Lines are Spline's full-length lines. The apex alone is not a line. On
+  level 2 a line has two balls, so "exactly two colours" there means two
+  balls of different colours.
+* Balls that have since been buried under level 2 still count in a line, as
+  in Spline's default: they are still in the line, only out of sight.
+* Only a line through the ball just played can be completed, and it holds
+  the mover's colour, so its partner colour is either the next player's (the
+  next player wins) or the previous player's (the mover wins). The book does
+  not say what happens when one ball completes two lines that name different
+  winners. We give the game to the mover, as the same designer's Splice in
+  this book does when one move completes lines for both players.
+* A complete pyramid with no two-coloured line is a draw. Unlike Spline this
+  can happen: lines of one colour or of three colours settle nothing.
+* The variant is the book's own: the colour immediately before the other wins.
+"""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        if self.params["winner"] not in ("after", "before"):
+            raise UnknownGameError("splade parameter winner is 'after' or 'before', "
+                                   f"not {self.params['winner']!r}")
+        self._step = 1 if self.params["winner"] == "after" else -1
+
+    def pair_winner(self, first: int, second: int) -> int:
+        """The player who wins a line of two colours (given as player indices)."""
+        return second if (first + self._step) % 3 == second else first
+
+    def _line_winners(self, position, lines) -> set[int]:
+        occupied = position.occupied
+        masks = (position.white, position.black, position.red)
+        winners = set()
+        for line in lines:
+            if occupied & line == line:
+                present = [p for p in range(3) if masks[p] & line]
+                if len(present) == 2:
+                    winners.add(self.pair_winner(*present))
+        return winners
+
+    def _decide(self, winners, mover) -> Outcome | None:
+        if not winners:
+            return None
+        # The mover first (see the notes), then the players after the mover.
+        winner = min(winners, key=lambda p: (p - mover) % 3)
+        return Outcome((winner,), "a line of exactly two colours was completed; "
+                                  f"it goes to {self.player_name(winner)}")
+
+    def result_after(self, position, point, mover):
+        return self._decide(self._line_winners(position, LINES_THROUGH[point]), mover)
+
+    def settle(self, state):
+        """A state from text: every full line counts, settled as if the last mover made it."""
+        winners = self._line_winners(state.position, LINE_MASKS)
+        result = self._decide(winners, (state.to_move - 1) % 3)
+        if result is None and state.position.occupied.bit_count() == NUM_POINTS:
+            result = Outcome((), "the pyramid is complete")
+        return State(state.position, state.to_move, result) if result else state
