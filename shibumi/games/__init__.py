@@ -7,9 +7,14 @@ import importlib
 
 #: Module names in the order of the catalogue (the rule book's order).
 CATALOGUE = (
-    "spline", "spline_plus", "splice", "spree", "spava",
+    # N-in-a-row
+    "spline", "spline_plus", "splice", "spree", "spava", "splade", "sparro",
+    "sploof", "spaniel",
+    # Connection
     "span", "sponnect", "spight", "spice", "spaiji", "spaghetti", "splush",
+    # Pattern
     "spyramid",
+    # Completion
     "spire", "spinimax", "splastwo",
 )
 
