@@ -70,7 +70,21 @@ def _cmd_perft(args) -> None:
     print(sum(divide.values()))
 
 
-def _progress_bar(wanted: bool):
+def _cmd_verify(args) -> None:
+    """Exhaustive checks of the texts' guarantees (needs numpy)."""
+    from .maths.verify import verify_span
+    result = verify_span(progress=_progress_bar(not args.json, "colourings", "block"))
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"{result['colourings']:,} colourings of the 25 visible balls of a full pyramid:")
+    for key in ("white", "black", "both", "neither"):
+        print(f"  {key:<8}{result[key]:>12,}")
+    verdict = "holds" if result["both"] == result["neither"] == 0 else "FAILS"
+    print(f"Span always has exactly one winner: {verdict}")
+
+
+def _progress_bar(wanted: bool, desc: str = "first moves", unit: str = "move"):
     """tqdm over the first moves for long counts, when tqdm is installed."""
     if not wanted:
         return None
@@ -78,7 +92,7 @@ def _progress_bar(wanted: bool):
         from tqdm import tqdm
     except ImportError:
         return None
-    return lambda items: tqdm(items, desc="first moves", unit="move", leave=False)
+    return lambda items: tqdm(items, desc=desc, unit=unit, leave=False)
 
 
 def _cmd_playouts(args) -> None:
@@ -125,6 +139,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--position", help="state text: '<position> <player to move>'")
     p.add_argument("--divide", action="store_true", help="also print the count below each first move")
     p.set_defaults(func=_cmd_perft)
+    p = sub.add_parser("verify", help="exhaustive checks of a game's guarantee")
+    p.add_argument("game", choices=["span"])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_verify)
     p = sub.add_parser("playouts", help="statistics of uniformly random games")
     p.add_argument("game")
     p.add_argument("--seconds", type=float, default=1.0)

@@ -88,3 +88,12 @@ def test_play_against_the_ai_to_the_end():
 
     play_in_terminal(load("span"), ai="mcts:50", seed=2, read=read, write=out.append)
     assert "Game over" in out[-1]
+
+
+def test_verify_span_json():
+    pytest.importorskip("numpy")
+    proc = run("verify", "span", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data == {"colourings": 2 ** 25, "white": 2 ** 24, "black": 2 ** 24,
+                    "both": 0, "neither": 0}

@@ -1,0 +1,629 @@
+"""The connectivity graph of a complete pyramid, its faces, its dual, and ConHex.
+
+Seen from above, a complete pyramid shows 25 of its 30 balls: the five interior
+balls (the four centre holes and the middle of level 1) each lie two levels
+directly beneath another ball and are hidden.  Joining the centres of touching
+visible balls by the contacts that count under the visibility rule gives the
+*connectivity graph* that the connection games play on.  This module builds that
+graph with networkx and checks, by computation rather than by picture:
+
+* the graph has 25 vertices and 60 edges, and drawn with the top-view (7x7 grid)
+  coordinates of the balls it is a straight-line plane graph
+  (:func:`contact_graph`, :func:`planar_embedding`);
+* every inner face of that drawing is a triangle and the outer face is the ring
+  of the twelve edge holes (:func:`faces`), so the visible balls and contacts
+  triangulate a disc;
+* the dual is trivalent in the sense of the Hex argument (:func:`dual_graph`,
+  :func:`non_trivalent`): see :func:`dual_graph` for which version of the dual
+  has every vertex of degree 3 and which vertices fail in the others;
+* adding one vertex for each side of the board gives a disc whose faces are all
+  triangles except the outer four-cycle left-bottom-right-top
+  (:func:`sided_graph`), the setting of the Hex theorem: every colouring joins
+  exactly one pair of opposite sides.  :mod:`shibumi.maths.verify` checks that
+  statement for Span over all 2^25 colourings;
+* with every physical contact counted (all 30 balls, 96 contacts) the graph is not
+  planar (:func:`is_planar_all_contacts`, :func:`all_contacts_kuratowski`);
+* the ConHex board (:func:`conhex_graph`) compared with the pyramid
+  (:func:`conhex_comparison`).
+
+ConHex, by Michail Antonow (2002), is played on a square board of 41 cells with
+69 holes: 16 edge cells with three holes each, a centre cell with five holes
+(one of them inside the cell) and 24 other cells with six holes each; a hole
+touches three cells, except the four outer corner holes and the centre hole,
+which touch one.  (Counts as given on the pbmserv help page
+http://www.gamerz.net/~pbmserv/conhex.html and in the Yucata and iggamecenter
+rules.)  :func:`conhex_graph` builds the board from a description of its
+geometry written for this module (see :func:`conhex_cells`), which reproduces,
+cell for cell, the cell/hole table of the ConHex environment in
+rlglab/minizero (``minizero/environment/conhex/conhex_graph.cpp``; compared by
+hand when this module was written, the table itself is not copied here).
+
+What the comparison finds: the Shibumi graph (25 cells) is *not* isomorphic to the
+ConHex cell graph (41 cells), so the two tilings are not the same board.  The
+ConHex board is the connectivity tiling of a complete pyramid on a 5x5 base
+(16 + 12 + 8 + 4 + 1 = 41 visible balls), and the Shibumi tiling is the ConHex
+board with its outer ring of 16 edge cells removed (its inner 25 cells), the same
+pattern one ring smaller.  In both cases the isomorphism carries the triangular
+faces of the pyramid graph onto the holes of ConHex where three cells meet.
+
+networkx is imported here, never by the engine.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from itertools import combinations
+
+import networkx as nx
+
+from ..geometry import (ALL_MASK, CENTRE, CONTACTS, INTERIOR_MASK, LEVEL, ON_SIDES,
+                        POINTS, PROJECTION, SIDES)
+from ..notation import point_name
+from ..position import hidden_mask, linked
+
+__all__ = [
+    "contact_graph", "pyramid_contact_graph", "planar_embedding", "faces",
+    "dual_graph", "non_trivalent", "sided_graph", "is_planar_all_contacts",
+    "all_contacts_kuratowski", "conhex_cells", "conhex_graph", "conhex_comparison",
+]
+
+#: Top-view positions of the four side vertices of :func:`sided_graph`, far enough
+#: out that their straight edges cross nothing.
+SIDE_POSITIONS = {"left": (-6.0, 3.0), "right": (12.0, 3.0),
+                  "bottom": (3.0, -6.0), "top": (3.0, 12.0)}
+
+
+# ---------------------------------------------------------------------------
+# The contact graph of the 4x4 pyramid (the engine's geometry)
+# ---------------------------------------------------------------------------
+
+def contact_graph(visible_only: bool = True) -> nx.Graph:
+    """The contact graph of the complete pyramid.
+
+    With ``visible_only`` (the default) the vertices are the 25 balls that can be
+    seen from above and the edges the 60 contacts that count under the engine's
+    visibility rule (:func:`shibumi.position.linked` on the full pyramid: both
+    balls in view and, for a flat contact, not both overpass balls present).
+    Otherwise all 30 balls and all 96 physical contacts.
+
+    Vertices are the engine's point numbers 0-29 with attributes ``name`` (e.g.
+    ``'c3.2'``), ``level``, ``pos`` (top-view grid coordinates, file and rank
+    0-6, :data:`shibumi.geometry.PROJECTION`), ``xyz`` (the ball's centre) and
+    ``sides`` (the board sides the ball lies on, a frozenset).  Edges carry
+    ``kind`` (``'flat'`` or ``'vertical'``) and ``overpass`` (the mask of the two
+    balls that would cut a flat contact, 0 if none).
+    """
+    hidden = hidden_mask(ALL_MASK)
+    # The geometry's claim that a complete pyramid buries exactly its interior.
+    assert hidden == INTERIOR_MASK, "a full pyramid should hide exactly the 5 interior balls"
+    G = nx.Graph(name="visible contacts" if visible_only else "all contacts")
+    for p in POINTS:
+        if visible_only and hidden >> p & 1:
+            continue
+        G.add_node(p, name=point_name(p), level=LEVEL[p], pos=PROJECTION[p],
+                   xyz=CENTRE[p], sides=frozenset(ON_SIDES[p]))
+    for a, b, over in CONTACTS:
+        if visible_only and not linked(a, ALL_MASK) >> b & 1:
+            continue
+        G.add_edge(a, b, kind="flat" if LEVEL[a] == LEVEL[b] else "vertical",
+                   overpass=over)
+    return G
+
+
+def pyramid_contact_graph(base: int, visible_only: bool = True) -> nx.Graph:
+    """The contact graph of a complete square pyramid on a ``base`` x ``base`` board.
+
+    An independent construction from first principles, for other sizes: a ball
+    at (level, x, y) rests on (level-1, x..x+1, y..y+1), touches its orthogonal
+    neighbours on its level, and is hidden when (level+2, x-1, y-1) exists; a
+    flat contact is cut when both balls of the level above that pass over it
+    exist.  Vertices are (level, x, y) tuples with the same attributes as
+    :func:`contact_graph` (``pos`` is the top view (2x + level, 2y + level)).
+    For ``base=4`` it is :func:`contact_graph` relabelled; for ``base=5`` it is
+    the ConHex board (:func:`conhex_comparison`).
+    """
+    if base < 1:
+        raise ValueError("a pyramid needs a base of at least 1x1")
+    levels = range(base)
+
+    def exists(lv, x, y):
+        return 0 <= lv < base and 0 <= x < base - lv and 0 <= y < base - lv
+
+    points = [(lv, x, y) for lv in levels for y in range(base - lv) for x in range(base - lv)]
+    hidden = {p for p in points if exists(p[0] + 2, p[1] - 1, p[2] - 1)}
+    G = nx.Graph(name=f"pyramid {base}x{base}")
+    top = base - 1
+    for lv, x, y in points:
+        if visible_only and (lv, x, y) in hidden:
+            continue
+        sides = set()
+        if lv == 0:
+            sides = {s for s, on in (("left", x == 0), ("right", x == top),
+                                     ("bottom", y == 0), ("top", y == top)) if on}
+        G.add_node((lv, x, y), name=f"{lv}:{x},{y}", level=lv,
+                   pos=(2 * x + lv, 2 * y + lv),
+                   xyz=(x + lv / 2, y + lv / 2, lv / math.sqrt(2)),
+                   sides=frozenset(sides))
+    for lv, x, y in points:
+        a = (lv, x, y)
+        # flat contacts to the east and north, with their overpass pairs
+        for b, over in (((lv, x + 1, y), ((lv + 1, x, y - 1), (lv + 1, x, y))),
+                        ((lv, x, y + 1), ((lv + 1, x - 1, y), (lv + 1, x, y)))):
+            if not exists(*b):
+                continue
+            cut = all(exists(*q) for q in over)
+            if visible_only and (a in hidden or b in hidden or cut):
+                continue
+            G.add_edge(a, b, kind="flat", overpass=over if all(exists(*q) for q in over) else ())
+        # the four balls this one rests on
+        if lv:
+            for dx in (0, 1):
+                for dy in (0, 1):
+                    b = (lv - 1, x + dx, y + dy)
+                    if visible_only and (a in hidden or b in hidden):
+                        continue
+                    G.add_edge(a, b, kind="vertical", overpass=())
+    return G
+
+
+# ---------------------------------------------------------------------------
+# Plane embedding, faces, dual
+# ---------------------------------------------------------------------------
+
+def _angle_cw(G, v, w):
+    (x0, y0), (x1, y1) = G.nodes[v]["pos"], G.nodes[w]["pos"]
+    return -math.atan2(y1 - y0, x1 - x0)
+
+
+def _segments_cross(p, q, r, s) -> bool:
+    """Do the closed segments pq and rs meet anywhere but at a shared endpoint?"""
+    def orient(a, b, c):
+        v = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
+        return (v > 0) - (v < 0)
+
+    def on_segment(a, b, c):  # c collinear with ab: is it within the box?
+        return min(a[0], b[0]) <= c[0] <= max(a[0], b[0]) and \
+            min(a[1], b[1]) <= c[1] <= max(a[1], b[1])
+
+    shared = {p, q} & {r, s}
+    if len(shared) == 2:
+        return True  # the same segment twice
+    o1, o2, o3, o4 = orient(p, q, r), orient(p, q, s), orient(r, s, p), orient(r, s, q)
+    if shared:
+        # sharing one endpoint: they overlap only if collinear and pointing the same way
+        if o1 == o2 == 0:
+            c = shared.pop()
+            a = q if p == c else p
+            b = s if r == c else r
+            return (a[0] - c[0]) * (b[0] - c[0]) + (a[1] - c[1]) * (b[1] - c[1]) > 0
+        return False
+    if o1 != o2 and o3 != o4 and 0 not in (o1, o2, o3, o4):
+        return True
+    return any(o == 0 and on_segment(a, b, c) for o, a, b, c in
+               ((o1, p, q, r), (o2, p, q, s), (o3, r, s, p), (o4, r, s, q)))
+
+
+def straight_line_crossings(G: nx.Graph) -> list[tuple]:
+    """Pairs of edges whose straight top-view segments meet other than at a shared end
+    (also a vertex lying on an edge, or two vertices drawn at one spot)."""
+    pos = {v: tuple(G.nodes[v]["pos"]) for v in G}
+    bad = [((u,), (v,)) for u, v in combinations(G, 2) if pos[u] == pos[v]]
+    edges = list(G.edges())
+    for (a, b), (c, d) in combinations(edges, 2):
+        if _segments_cross(pos[a], pos[b], pos[c], pos[d]):
+            bad.append(((a, b), (c, d)))
+    for a, b in edges:  # a vertex in the middle of an edge
+        for v in G:
+            if v not in (a, b) and _segments_cross(pos[a], pos[b], pos[v], pos[v]):
+                bad.append(((a, b), (v,)))
+    return bad
+
+
+def planar_embedding(G: nx.Graph) -> nx.PlanarEmbedding:
+    """The plane embedding of G given by its top-view drawing.
+
+    networkx's :func:`~networkx.check_planarity` first confirms that G is planar
+    at all; the embedding returned is then the rotation system of the straight-line
+    drawing at the ``pos`` coordinates (neighbours of each vertex in clockwise
+    order), checked by :meth:`~networkx.PlanarEmbedding.check_structure` (Euler's
+    formula over its faces) and by testing that no two drawn edges cross.  Raises
+    ValueError if G is not planar or the drawing is not a plane drawing.
+    """
+    planar, _ = nx.check_planarity(G)
+    if not planar:
+        raise ValueError(f"{G.name or 'the graph'} is not planar")
+    crossings = straight_line_crossings(G)
+    if crossings:
+        raise ValueError(f"the top-view drawing is not plane: {crossings[:3]}")
+    emb = nx.PlanarEmbedding()
+    emb.set_data({v: sorted(G[v], key=lambda w: _angle_cw(G, v, w)) for v in G})
+    emb.check_structure()
+    for v in G:
+        emb.nodes[v].update(G.nodes[v])
+    return emb
+
+
+def _signed_area(G, cycle) -> float:
+    pts = [G.nodes[v]["pos"] for v in cycle]
+    return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1])) / 2
+
+
+def _face_walk(G):
+    """(faces, half-edge -> face index, outer face index) of G's top-view drawing."""
+    emb = planar_embedding(G)
+    walks, owner = [], {}
+    for v, w in emb.edges():
+        if (v, w) in owner:
+            continue
+        marked = set()
+        face = emb.traverse_face(v, w, mark_half_edges=marked)
+        for half in marked:
+            owner[half] = len(walks)
+        walks.append(tuple(face))
+    areas = [_signed_area(G, f) for f in walks]
+    # In a connected plane drawing the inner faces share one orientation and the
+    # outer face has the other (its walk encloses everything, the other way round).
+    signs = Counter(a > 0 for a in areas)
+    outer_sign = min(signs, key=signs.get)
+    outer = [i for i, a in enumerate(areas) if (a > 0) == outer_sign]
+    if len(outer) != 1 or not nx.is_connected(G):
+        raise ValueError("expected a connected plane graph with one outer face")
+    return walks, owner, outer[0]
+
+
+def faces(G: nx.Graph) -> dict:
+    """The faces of G's top-view plane drawing.
+
+    Returns ``{"inner": [...], "outer": (...), "all_inner_triangles": bool,
+    "euler": V - E + F}`` where each face is the cycle of vertices around it (the
+    outer face walks the rim of the drawing).  For the visible contact graph: 36
+    inner faces, every one a triangle, and the outer face is the ring of the 12
+    board edge holes; V - E + F = 25 - 60 + 37 = 2.
+    """
+    walks, _, outer = _face_walk(G)
+    inner = [f for i, f in enumerate(walks) if i != outer]
+    return {"inner": inner, "outer": walks[outer],
+            "all_inner_triangles": all(len(f) == 3 for f in inner),
+            "euler": G.number_of_nodes() - G.number_of_edges() + len(walks)}
+
+
+def dual_graph(G: nx.Graph, outer: str = "rim") -> nx.Graph:
+    """The dual of G's top-view plane drawing, with the outer face handled by ``outer``.
+
+    The inner faces of G are always dual vertices (labelled by the sorted tuple
+    of their corners, ``kind='face'``, ``pos`` their centroid), joined across
+    every edge that two inner faces share.  The outer face is what differs:
+
+    ``"rim"`` (the default)
+        The tiling of the board by cells, one cell per ball.  Each edge of the
+        rim of G gets its own dual vertex (``('rim', a, b)``, ``kind='rim'``),
+        the point where the wall between the two edge cells meets the board's
+        frame; it is joined to the inner face across that edge and to the two
+        neighbouring rim vertices along the frame.  This is the graph of the
+        cell walls drawn in the rule book, and the one the trivalence claim is
+        about: *every* vertex has degree 3 (inner faces are triangles; a rim
+        vertex has its wall and two frame segments).  The frame's four corners are
+        not vertices (they would only bend the frame, degree 2).
+    ``"inner"``
+        Inner faces only (the usual dual "restricted to inner faces"): the 12
+        triangles with a side on the rim have degree 2, the other 24 degree 3.
+    ``"vertex"``
+        The textbook dual: the outer face is one vertex ``'outer'`` joined across
+        each rim edge (a MultiGraph); it has degree 12, all others degree 3.
+
+    Every edge crossing a primal edge carries ``crosses=(a, b)``; frame edges
+    between rim vertices have ``crosses=None``.
+    """
+    if outer not in ("rim", "inner", "vertex"):
+        raise ValueError("outer must be 'rim', 'inner' or 'vertex'")
+    walks, owner, out = _face_walk(G)
+    D = nx.MultiGraph() if outer == "vertex" else nx.Graph()
+    D.graph["name"] = f"dual ({outer})"
+    label = {}
+    for i, f in enumerate(walks):
+        if i == out:
+            continue
+        label[i] = tuple(sorted(f))
+        pts = [G.nodes[v]["pos"] for v in f]
+        D.add_node(label[i], kind="face", pos=(sum(p[0] for p in pts) / len(pts),
+                                               sum(p[1] for p in pts) / len(pts)))
+    if outer == "vertex":
+        D.add_node("outer", kind="outer", pos=None)
+    for a, b in G.edges():
+        fa, fb = owner[(a, b)], owner[(b, a)]
+        if out not in (fa, fb):
+            D.add_edge(label[fa], label[fb], crosses=(a, b))
+            continue
+        inside = label[fb if fa == out else fa]
+        if outer == "vertex":
+            D.add_edge(inside, "outer", crosses=(a, b))
+        elif outer == "rim":
+            rim = ("rim", min(a, b), max(a, b))
+            (xa, ya), (xb, yb) = G.nodes[a]["pos"], G.nodes[b]["pos"]
+            D.add_node(rim, kind="rim", pos=((xa + xb) / 2, (ya + yb) / 2))
+            D.add_edge(inside, rim, crosses=(a, b))
+    if outer == "rim":
+        ring = walks[out]
+        rims = [("rim", min(a, b), max(a, b)) for a, b in zip(ring, ring[1:] + ring[:1])]
+        for r, s in zip(rims, rims[1:] + rims[:1]):
+            D.add_edge(r, s, crosses=None)
+    return D
+
+
+def non_trivalent(D: nx.Graph) -> dict:
+    """The vertices of D whose degree is not 3, with their degrees ({} if trivalent)."""
+    return {v: d for v, d in D.degree() if d != 3}
+
+
+def sided_graph(G: nx.Graph | None = None) -> nx.Graph:
+    """The visible contact graph with one extra vertex for each side of the board.
+
+    Vertices ``'left'``, ``'right'``, ``'bottom'``, ``'top'`` are joined to the
+    board holes on that side (a corner hole to two sides) and to the two adjacent
+    sides, making the four-cycle left-bottom-right-top.  Its faces are all
+    triangles except the outer four-cycle: the set-up of the Hex theorem (the
+    Gale walk), which says that colouring the inner vertices in two colours,
+    with left/right white and bottom/top black, always joins exactly one of the
+    two pairs of opposite sides.
+    """
+    G = contact_graph() if G is None else G
+    H = G.copy()
+    for side in SIDES:
+        H.add_node(side, name=side, level=None, pos=SIDE_POSITIONS[side],
+                   sides=frozenset({side}))
+    for v, data in G.nodes(data=True):
+        for side in data["sides"]:
+            H.add_edge(side, v, kind="side", overpass=0)
+    for a, b in (("left", "bottom"), ("bottom", "right"), ("right", "top"), ("top", "left")):
+        H.add_edge(a, b, kind="side", overpass=0)
+    return H
+
+
+# ---------------------------------------------------------------------------
+# All 30 balls
+# ---------------------------------------------------------------------------
+
+def is_planar_all_contacts() -> bool:
+    """Is the graph of all 30 balls and all 96 contacts planar?  (It is not.)
+
+    Already by counting: a simple planar graph on 30 vertices has at most
+    3*30 - 6 = 84 edges, and there are 96.  :func:`all_contacts_kuratowski`
+    gives networkx's Kuratowski subgraph as a certificate.
+    """
+    planar, _ = nx.check_planarity(contact_graph(visible_only=False))
+    return planar
+
+
+def all_contacts_kuratowski() -> dict:
+    """networkx's Kuratowski certificate that the 30-ball contact graph is not planar.
+
+    Returns ``{"planar": False, "kind": "K5" or "K3,3", "branch": [names...],
+    "subgraph": Graph}``: the subgraph is a subdivision of K5 (five branch
+    vertices of degree 4) or of K3,3 (six of degree 3), every other vertex of it
+    having degree 2.
+    """
+    G = contact_graph(visible_only=False)
+    planar, cert = nx.check_planarity(G, counterexample=True)
+    if planar:
+        return {"planar": True, "kind": None, "branch": [], "subgraph": None}
+    degrees = Counter(d for _, d in cert.degree())
+    branch = sorted(v for v, d in cert.degree() if d > 2)
+    if degrees.get(4) == 5 and set(degrees) <= {2, 4}:
+        kind = "K5"
+    elif degrees.get(3) == 6 and set(degrees) <= {2, 3}:
+        kind = "K3,3"
+    else:
+        raise AssertionError(f"unexpected Kuratowski certificate degrees {dict(degrees)}")
+    return {"planar": False, "kind": kind, "branch": [point_name(v) for v in branch],
+            "subgraph": cert}
+
+
+# ---------------------------------------------------------------------------
+# ConHex
+# ---------------------------------------------------------------------------
+#
+# Geometry of the ConHex board as used here.  The holes sit on a 9x9 grid of
+# points (row 0 at the top, column 0 at the left, centre (4, 4)): every grid
+# point except the 12 lying on the two diagonals strictly between the centre and
+# the corners (81 - 12 = 69 holes).  Grouping the holes by their distance d
+# (max of row and column offsets) from the centre gives square rings: the frame
+# ring d = 4 (32 holes, the four corners included), and rings d = 3, 2, 1 (20, 12
+# and 4 holes).  Going round a ring, a hole splits the ring into cells when its
+# coordinate along its side (the one that varies along that side) is odd for
+# d = 3 and the frame, even for d = 4 (without its corners) and d = 2; every
+# hole of the innermost ring splits it.
+#
+# * 16 edge cells: consecutive arcs of the frame ring between odd splitting
+#   holes (three holes each; the four corner cells hold a corner hole).
+# * 12 + 8 + 4 inner cells: between ring d (outer, corners dropped) and ring
+#   d - 1 (inner), the arcs of both rings between their splitting holes pair up
+#   by direction from the centre; a cell holds one arc of each (3 + 3 holes along
+#   a side, 4 + 2 at a corner).
+# * The centre cell: the four holes of ring 1 and the centre hole.
+
+_CONHEX_N = 9
+_CONHEX_C = 4
+
+
+def _conhex_ring(d: int, corners: bool) -> list[tuple[int, int]]:
+    """Holes at distance d from the centre, in counter-clockwise order of direction."""
+    c = _CONHEX_C
+    pts = [(r, q) for r in range(_CONHEX_N) for q in range(_CONHEX_N)
+           if max(abs(r - c), abs(q - c)) == d]
+    on_diagonal = [p for p in pts if abs(p[0] - c) == abs(p[1] - c)]
+    if d == _CONHEX_C:
+        pts = [p for p in pts if corners or p not in on_diagonal]
+    else:
+        pts = [p for p in pts if p not in on_diagonal]   # diagonal points are not holes
+    # row grows downwards: use (x, y) = (col - c, c - row) for the angle
+    return sorted(pts, key=lambda p: math.atan2(c - p[0], p[1] - c) % (2 * math.pi))
+
+
+def _conhex_arcs(ring, parity):
+    """Split a cyclic ring at the holes whose along-side coordinate has this parity."""
+    c = _CONHEX_C
+
+    def splits(p):
+        r, q = p
+        d = max(abs(r - c), abs(q - c))
+        if abs(r - c) == abs(q - c):
+            return False           # a frame corner never splits
+        along = q if abs(r - c) == d else r
+        return along % 2 == parity
+
+    cut = [i for i, p in enumerate(ring) if splits(p)]
+    n = len(ring)
+    arcs = []
+    for i, j in zip(cut, cut[1:] + [cut[0] + n]):
+        arcs.append([ring[k % n] for k in range(i, j + 1)])
+    return arcs
+
+
+def _direction(arc):
+    c = _CONHEX_C
+    x = sum(q - c for _, q in arc) / len(arc)
+    y = sum(c - r for r, _ in arc) / len(arc)
+    return math.atan2(y, x) % (2 * math.pi)
+
+
+def conhex_cells() -> list[dict]:
+    """The 41 cells of the ConHex board, each ``{"holes": frozenset of (row, col),
+    "ring": 0-4, "sides": frozenset}``.
+
+    Ring 0 holds the 16 edge cells, rings 1-3 the 12, 8 and 4 six-hole cells,
+    ring 4 the centre cell.  ``sides`` names the board sides an edge cell lies on
+    (at least two of its holes on that side of the frame; a corner cell is on
+    two), with rows counted from the top: ``'top'`` is row 0, ``'bottom'`` row 8.
+    The construction is described in the comment above this function's source.
+    """
+    c = _CONHEX_C
+    cells = []
+    frame = _conhex_ring(c, corners=True)
+    for arc in _conhex_arcs(frame, 1):
+        sides = set()
+        for side, hit in (("top", lambda h: h[0] == 0), ("bottom", lambda h: h[0] == 8),
+                          ("left", lambda h: h[1] == 0), ("right", lambda h: h[1] == 8)):
+            if sum(map(hit, arc)) >= 2:
+                sides.add(side)
+        cells.append({"holes": frozenset(arc), "ring": 0, "sides": frozenset(sides)})
+    for d in (c, c - 1, c - 2):
+        parity = d % 2
+        outer = sorted(_conhex_arcs(_conhex_ring(d, corners=False), parity), key=_direction)
+        inner = sorted(_conhex_arcs(_conhex_ring(d - 1, corners=False), parity), key=_direction)
+        if len(outer) != len(inner):
+            raise AssertionError("ConHex rings do not pair up")
+        for a, b in zip(outer, inner):
+            gap = abs(_direction(a) - _direction(b)) % (2 * math.pi)
+            if min(gap, 2 * math.pi - gap) >= math.pi / len(outer):
+                raise AssertionError("ConHex arcs do not face each other")
+            cells.append({"holes": frozenset(a) | frozenset(b), "ring": c + 1 - d,
+                          "sides": frozenset()})
+    cells.append({"holes": frozenset(_conhex_ring(1, corners=False)) | {(c, c)},
+                  "ring": c, "sides": frozenset()})
+    return cells
+
+
+def conhex_graph() -> nx.Graph:
+    """The ConHex board as a graph: a vertex per cell, an edge between cells that share a wall.
+
+    Two cells share a wall exactly when they share a hole: every hole except the
+    four frame corners and the centre lies on three cells, which meet there
+    pairwise (this is checked).  Vertices are 0-40 with attributes ``holes``,
+    ``ring``, ``sides`` (see :func:`conhex_cells`) and ``pos`` (the mean of the
+    cell's holes, in (x, y) = (column, 8 - row)).  The graph attribute ``holes``
+    maps each hole to the frozenset of cells around it.
+    """
+    cells = conhex_cells()
+    around: dict[tuple[int, int], set[int]] = {}
+    for i, cell in enumerate(cells):
+        for h in cell["holes"]:
+            around.setdefault(h, set()).add(i)
+    G = nx.Graph(name="ConHex")
+    for i, cell in enumerate(cells):
+        hs = cell["holes"]
+        G.add_node(i, holes=hs, ring=cell["ring"], sides=cell["sides"],
+                   pos=(sum(q for _, q in hs) / len(hs), sum(8 - r for r, _ in hs) / len(hs)))
+    for h, cs in around.items():
+        for a, b in combinations(sorted(cs), 2):
+            G.add_edge(a, b)
+    G.graph["holes"] = {h: frozenset(cs) for h, cs in around.items()}
+    return G
+
+
+def _hole_triples(C: nx.Graph, cells=None) -> set[frozenset]:
+    """The sets of three cells meeting at a hole (optionally only among ``cells``)."""
+    triples = {cs for cs in C.graph["holes"].values() if len(cs) == 3}
+    if cells is not None:
+        triples = {t for t in triples if t <= set(cells)}
+    return triples
+
+
+def _faces_match(P: nx.Graph, C: nx.Graph, mapping: dict, cells=None) -> bool:
+    """Does the isomorphism P -> C carry P's inner faces onto C's three-cell holes?"""
+    inner = faces(P)["inner"]
+    images = {frozenset(mapping[v] for v in f) for f in inner}
+    return images == _hole_triples(C, cells)
+
+
+def conhex_comparison() -> dict:
+    """Compare the Shibumi connectivity graph and its dual with the ConHex board.
+
+    Returns a dict of findings (all computed):
+
+    ``shibumi_cells``, ``conhex_cells``, ``conhex_holes``, ``conhex_walls``
+        sizes (25, 41, 69, 104).
+    ``shibumi_is_conhex``
+        ``nx.is_isomorphic(contact_graph(), conhex_graph())``: False, the boards
+        differ in size (25 cells against 41).
+    ``shibumi_dual_is_conhex_holes``
+        whether the trivalent dual of the Shibumi drawing (:func:`dual_graph`,
+        rim version, 48 vertices) could be the ConHex map: False, ConHex has 64
+        holes where three cells meet (the Shibumi dual has 36 face vertices).
+    ``conhex_is_pyramid5``
+        ConHex is isomorphic to :func:`pyramid_contact_graph` (5), matching board
+        sides to board sides (True).
+    ``conhex_faces_are_holes``
+        that isomorphism carries the 64 triangular faces onto the 64 holes where
+        three cells meet (True): the same tiling.
+    ``shibumi_is_conhex_inner``
+        the Shibumi graph is isomorphic to the ConHex board without its 16 edge
+        cells (True), again with faces onto holes (``shibumi_faces_are_inner_holes``).
+    ``conhex_trivalent``
+        every ConHex hole lies on 1 or 3 cells, 3 for all but the corners and
+        centre (True).
+    """
+    S = contact_graph()
+    C = conhex_graph()
+    P5 = pyramid_contact_graph(5)
+    # Match sides as sets of sides on a board turned so that ConHex's top is the
+    # pyramid's top (ConHex rows count down from the top, pyramid ranks up).
+    side_match = nx.algorithms.isomorphism.categorical_node_match("sides", frozenset())
+    gm5 = nx.algorithms.isomorphism.GraphMatcher(P5, C, node_match=side_match)
+    conhex_is_p5 = gm5.is_isomorphic()
+    faces5 = conhex_is_p5 and _faces_match(P5, C, gm5.mapping)
+    inner_cells = [v for v, r in C.nodes(data="ring") if r > 0]
+    C_inner = C.subgraph(inner_cells).copy()
+    C_inner.graph["holes"] = C.graph["holes"]
+    gm_in = nx.algorithms.isomorphism.GraphMatcher(S, C_inner)
+    shibumi_inner = gm_in.is_isomorphic()
+    faces_in = shibumi_inner and _faces_match(S, C_inner, gm_in.mapping, inner_cells)
+    counts = Counter(len(cs) for cs in C.graph["holes"].values())
+    dual = dual_graph(S, "rim")
+    return {
+        "shibumi_cells": S.number_of_nodes(),
+        "shibumi_contacts": S.number_of_edges(),
+        "conhex_cells": C.number_of_nodes(),
+        "conhex_holes": len(C.graph["holes"]),
+        "conhex_walls": C.number_of_edges(),
+        "conhex_holes_by_cells": dict(sorted(counts.items())),
+        "shibumi_is_conhex": nx.is_isomorphic(S, C),
+        "shibumi_dual_vertices": dual.number_of_nodes(),
+        "shibumi_dual_is_conhex_holes": (sum(1 for _, k in dual.nodes(data="kind") if k == "face")
+                                         == len(_hole_triples(C))),
+        "conhex_is_pyramid5": conhex_is_p5,
+        "conhex_faces_are_holes": faces5,
+        "shibumi_is_conhex_inner": shibumi_inner,
+        "shibumi_faces_are_inner_holes": faces_in,
+        "conhex_trivalent": set(counts) == {1, 3} and counts[1] == 5,
+    }

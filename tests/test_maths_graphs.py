@@ -1,0 +1,153 @@
+"""The connectivity graph of a full pyramid: planar triangulated disc, trivalent dual, ConHex."""
+from collections import Counter
+
+import networkx as nx
+import pytest
+
+from shibumi.geometry import (CONTACTS, EXTERIOR_MASK, INTERIOR, LEVEL_MASK, PROJECTION,
+                              SIDE_MASK, point_at, points_of)
+from shibumi.maths import graphs
+from shibumi.maths.graphs import (all_contacts_kuratowski, conhex_cells, conhex_comparison,
+                                  conhex_graph, contact_graph, dual_graph, faces,
+                                  is_planar_all_contacts, non_trivalent, planar_embedding,
+                                  pyramid_contact_graph, sided_graph)
+
+BOARD_RING = set(points_of(LEVEL_MASK[0] & EXTERIOR_MASK))
+
+
+def test_visible_contact_graph_sizes_and_attributes():
+    G = contact_graph()
+    assert G.number_of_nodes() == 25 and G.number_of_edges() == 60
+    assert set(G) == set(points_of(EXTERIOR_MASK))
+    assert not set(G) & set(INTERIOR)
+    assert G.nodes[29]["name"] == "d4.3" and G.nodes[29]["level"] == 3
+    assert all(G.nodes[p]["pos"] == PROJECTION[p] for p in G)
+    assert G.nodes[0]["sides"] == {"left", "bottom"}
+    kinds = Counter(k for _, _, k in G.edges(data="kind"))
+    assert kinds == {"flat": 24, "vertical": 36}
+    # no visible contact of a full pyramid is an underpass
+    assert all(over == 0 for _, _, over in G.edges(data="overpass"))
+
+
+def test_all_contacts_graph():
+    G = contact_graph(visible_only=False)
+    assert G.number_of_nodes() == 30 and G.number_of_edges() == len(CONTACTS) == 96
+
+
+@pytest.mark.parametrize("visible_only", [True, False])
+def test_independent_pyramid_builder_agrees_with_engine(visible_only):
+    P = pyramid_contact_graph(4, visible_only)
+    P = nx.relabel_nodes(P, {v: point_at(*v) for v in P})
+    G = contact_graph(visible_only)
+    assert set(P) == set(G)
+    assert {frozenset(e) for e in P.edges()} == {frozenset(e) for e in G.edges()}
+    assert all(P.nodes[v]["pos"] == G.nodes[v]["pos"] for v in G)
+
+
+def test_planar_with_a_straight_line_top_view_drawing():
+    G = contact_graph()
+    assert nx.check_planarity(G)[0]
+    assert graphs.straight_line_crossings(G) == []
+    emb = planar_embedding(G)
+    emb.check_structure()
+    assert set(emb) == set(G) and emb.number_of_edges() == 2 * 60   # half-edges
+
+
+def test_inner_faces_are_triangles_and_outer_face_is_the_edge_ring():
+    f = faces(contact_graph())
+    assert len(f["inner"]) == 36 and f["all_inner_triangles"]
+    assert f["euler"] == 2
+    assert len(f["outer"]) == 12 and set(f["outer"]) == BOARD_RING
+    # each inner face is a triangle of the graph
+    G = contact_graph()
+    assert all(G.has_edge(a, b) and G.has_edge(b, c) and G.has_edge(a, c)
+               for a, b, c in f["inner"])
+
+
+def test_dual_rim_version_is_trivalent():
+    D = dual_graph(contact_graph(), "rim")
+    assert D.number_of_nodes() == 36 + 12 and D.number_of_edges() == 60 + 12
+    assert non_trivalent(D) == {}
+    assert nx.check_planarity(D)[0] and nx.is_connected(D)
+
+
+def test_dual_inner_faces_only_has_the_rim_triangles_of_degree_two():
+    G = contact_graph()
+    D = dual_graph(G, "inner")
+    bad = non_trivalent(D)
+    assert set(bad.values()) == {2} and len(bad) == 12
+    # exactly the triangles with a side on the ring of edge holes
+    ring = faces(G)["outer"]
+    rim_edges = {frozenset(e) for e in zip(ring, ring[1:] + ring[:1])}
+    assert set(bad) == {f for f in D if any(frozenset(e) in rim_edges
+                                            for e in ((f[0], f[1]), (f[1], f[2]), (f[0], f[2])))}
+
+
+def test_dual_with_outer_face_as_a_vertex():
+    D = dual_graph(contact_graph(), "vertex")
+    assert non_trivalent(D) == {"outer": 12}
+
+
+def test_sided_graph_is_the_hex_setting():
+    f = faces(sided_graph())
+    assert f["all_inner_triangles"] and len(f["inner"]) == 52
+    assert sorted(f["outer"]) == sorted(["left", "bottom", "right", "top"])
+
+
+@pytest.mark.parametrize("base", [2, 3, 4, 5, 6])
+def test_every_complete_pyramid_is_a_triangulated_disc(base):
+    P = pyramid_contact_graph(base)
+    ring = 4 * (base - 1)
+    assert P.number_of_nodes() == 1 + sum(4 * k for k in range(1, base))
+    f = faces(P)
+    assert f["all_inner_triangles"] and len(f["outer"]) == ring
+    assert non_trivalent(dual_graph(P, "rim")) == {}
+
+
+def test_thirty_balls_are_not_planar():
+    assert not is_planar_all_contacts()
+    G = contact_graph(visible_only=False)
+    assert G.number_of_edges() > 3 * G.number_of_nodes() - 6      # 96 > 84
+    k = all_contacts_kuratowski()
+    assert not k["planar"] and k["kind"] in ("K5", "K3,3")
+    H = k["subgraph"]
+    assert all(G.has_edge(a, b) for a, b in H.edges())
+    assert not nx.check_planarity(H)[0]
+    # contract the degree-2 vertices: the branch vertices form K5 or K3,3
+    core = nx.Graph(H)
+    for v in [v for v, d in H.degree() if d == 2]:
+        a, b = core[v]
+        core.remove_node(v)
+        core.add_edge(a, b)
+    model = nx.complete_graph(5) if k["kind"] == "K5" else nx.complete_bipartite_graph(3, 3)
+    assert nx.is_isomorphic(core, model)
+
+
+def test_conhex_board_counts():
+    cells = conhex_cells()
+    assert len(cells) == 41
+    assert Counter(len(c["holes"]) for c in cells) == {3: 16, 6: 24, 5: 1}
+    assert Counter(c["ring"] for c in cells) == {0: 16, 1: 12, 2: 8, 3: 4, 4: 1}
+    C = conhex_graph()
+    assert len(C.graph["holes"]) == 69
+    assert Counter(len(cs) for cs in C.graph["holes"].values()) == {3: 64, 1: 5}
+    sides = Counter(s for c in cells for s in c["sides"])
+    assert sides == {"top": 5, "bottom": 5, "left": 5, "right": 5}
+    assert C.number_of_edges() == 104
+
+
+def test_conhex_against_shibumi():
+    r = conhex_comparison()
+    assert r["shibumi_cells"] == 25 and r["conhex_cells"] == 41
+    assert r["shibumi_is_conhex"] is False            # not the same board
+    assert r["shibumi_dual_is_conhex_holes"] is False
+    assert r["conhex_is_pyramid5"] and r["conhex_faces_are_holes"]
+    assert r["shibumi_is_conhex_inner"] and r["shibumi_faces_are_inner_holes"]
+    assert r["conhex_trivalent"]
+    assert not nx.is_isomorphic(contact_graph(), conhex_graph())
+
+
+def test_span_sides_are_the_board_edges():
+    G = contact_graph()
+    for side, mask in SIDE_MASK.items():
+        assert {v for v in G if side in G.nodes[v]["sides"]} == set(points_of(mask))
