@@ -323,6 +323,10 @@ class Position:
         from .notation import render_grid
         return render_grid(self)
 
+    def _repr_svg_(self) -> str:
+        from .views.svg import position_svg
+        return position_svg(self)
+
 
 #: Five neutral red balls on the five interior points: the four centre holes
 #: and the middle of level 1 (a little pyramid). Every later ball is visible.

@@ -1,0 +1,479 @@
+"""A 3D view of the pyramid with pythreejs.
+
+:class:`PyramidView` builds one scene: a wooden board with its 16 holes, one
+sphere mesh for each of the 30 points (created once, shown or hidden as the
+position changes), two lights, a perspective camera with orbit controls and
+a picker.  ``view.widget`` is the pythreejs ``Renderer`` to display.
+
+Three.js is y-up, so a point's centre ``(x, y, z)`` from
+:data:`shibumi.geometry.CENTRE` is drawn at ``(x - 1.5, z + BALL_HEIGHT,
+1.5 - y)``: the board lies in the x-z plane, centred on the origin, files
+a-g run along +x and rank 1 (the first player's side) is nearest +z, where
+the camera starts.
+
+Overlays (playable markers, last move, ``+ - x •`` marks, paths, labels)
+live in their own groups; showing and clearing them adds and removes
+children of those groups and never touches the balls.  Objects for an
+overlay are created once per point and reused.
+
+pythreejs is imported by this module only; the engine never imports it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pythreejs as three
+
+from ..geometry import CENTRE, LEVEL, NUM_POINTS, POINTS
+from ..position import BLACK, EMPTY, RED, WHITE, Position
+
+__all__ = ["PyramidView", "scene_position", "BALL_RADIUS", "BALL_HEIGHT"]
+
+BALL_RADIUS = 0.5
+#: Height of a board ball's centre above the board's top face (it sits in its hole).
+BALL_HEIGHT = 0.4
+HOLE_RADIUS = 0.3
+BOARD_SIZE = 4.5
+BOARD_THICKNESS = 0.3
+
+_BALL_COLOURS = {WHITE: "#f1ede2", BLACK: "#1c1c1c", RED: "#c3261b"}
+_MARK_COLOURS = {"+": "#19a34a", "-": "#1e63d6", "x": "#f08c00", "•": "#e8e8e8"}
+MARK_SYMBOLS = tuple(_MARK_COLOURS)
+_PATH_COLOURS = ("#1f6fd1", "#e08a00", "#2e9e44", "#8e44ad", "#d0306c")
+_CAMERA_EYE = (0.0, 5.9, 6.9)
+_CAMERA_TARGET = (0.0, 0.9, 0.0)
+_GLYPH_WIDTH = {".": 0.28, "f": 0.28, "c": 0.5}   # Arial advance widths (em); others ~0.56
+
+
+def scene_position(p: int) -> tuple[float, float, float]:
+    """Scene coordinates (y up) of the centre of a ball at point p."""
+    x, y, z = CENTRE[p]
+    return (x - 1.5, z + BALL_HEIGHT, 1.5 - y)
+
+
+def _look_at_quaternion(eye, target, up=(0.0, 1.0, 0.0)):
+    """The (x, y, z, w) rotation that points a camera at eye towards target."""
+    ez = np.subtract(eye, target).astype(float)
+    ez /= np.linalg.norm(ez)
+    ex = np.cross(up, ez)
+    ex /= np.linalg.norm(ex)
+    ey = np.cross(ez, ex)
+    m = np.column_stack((ex, ey, ez))        # columns: the camera's axes
+    trace = m[0, 0] + m[1, 1] + m[2, 2]
+    if trace > 0:
+        s = 2.0 * math.sqrt(trace + 1.0)
+        w, x = s / 4, (m[2, 1] - m[1, 2]) / s
+        y, z = (m[0, 2] - m[2, 0]) / s, (m[1, 0] - m[0, 1]) / s
+    else:  # not needed for the default camera, kept for other eyes
+        i = int(np.argmax(np.diag(m)))
+        j, k = (i + 1) % 3, (i + 2) % 3
+        s = 2.0 * math.sqrt(1.0 + m[i, i] - m[j, j] - m[k, k])
+        q = [0.0, 0.0, 0.0]
+        q[i] = s / 4
+        q[j] = (m[j, i] + m[i, j]) / s
+        q[k] = (m[k, i] + m[i, k]) / s
+        w = (m[k, j] - m[j, k]) / s
+        x, y, z = q
+    return (float(x), float(y), float(z), float(w))
+
+
+def _turn_y(angle: float) -> tuple[float, float, float, float]:
+    """The (x, y, z, w) quaternion of a turn about the vertical axis."""
+    return (0.0, math.sin(angle / 2), 0.0, math.cos(angle / 2))
+
+
+# A quarter turn about x, laying flat shapes (circles, rings) made in the x-y plane
+# on the board.  Rotations are given as quaternions: pythreejs 2.4 sends an Euler
+# ``rotation`` set at construction, but the browser keeps the identity quaternion.
+_FLAT = (-math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))
+
+
+def _as_point(p) -> int:
+    if isinstance(p, str):
+        from ..notation import parse_point
+        return parse_point(p)
+    if type(p) is not int or not 0 <= p < NUM_POINTS:
+        raise ValueError(f"a point is a number 0-{NUM_POINTS - 1} or a name like "
+                         f"'d4.1', not {p!r}")
+    return p
+
+
+def _as_points(points) -> tuple:
+    """One point or a sequence of points, as a tuple."""
+    if isinstance(points, (int, str)):
+        return (points,)
+    return tuple(points)
+
+
+def _name(p: int) -> str:
+    from ..notation import point_name
+    return point_name(p)
+
+
+class PyramidView:
+    """An orbitable 3D picture of a position, updated in place.
+
+    >>> view = PyramidView(Position.empty().place(0, WHITE))   # doctest: +SKIP
+    >>> view.widget                                            # doctest: +SKIP
+
+    ``update(position)`` changes only the balls whose look changed.  The
+    overlay methods return the view, so calls chain.
+    """
+
+    def __init__(self, position: Position | None = None, width: int = 480,
+                 height: int = 400, pick_event: str = "dblclick") -> None:
+        self.position = Position.empty()
+        self._show_hidden = False
+        self._playable: int | bool = False      # False: off, True: follow, int: fixed
+        self._labels = False
+        self._click_callbacks: list = []
+        self._point_of_model: dict[str, int] = {}
+
+        # shared geometries and materials
+        self._sphere_geometry = three.SphereBufferGeometry(
+            radius=BALL_RADIUS, widthSegments=32, heightSegments=24)
+        self.materials = {c: three.MeshPhongMaterial(color=hexa, shininess=60,
+                                                     specular="#444444")
+                          for c, hexa in _BALL_COLOURS.items()}
+        # Hidden balls, when shown, are ghosts drawn through the balls covering them.
+        self.ghost_materials = {c: three.MeshPhongMaterial(
+            color=hexa, transparent=True, opacity=0.45, depthTest=False,
+            depthWrite=False) for c, hexa in _BALL_COLOURS.items()}
+
+        self.balls = [self._make_ball(p) for p in POINTS]
+        self.ball_group = three.Group(name="balls", children=tuple(self.balls))
+        self.playable_group = three.Group(name="playable")
+        self.mark_group = three.Group(name="marks")
+        self.last_group = three.Group(name="last move")
+        self.path_group = three.Group(name="paths")
+        self.label_group = three.Group(name="labels")
+        # Only what a player may click goes under the picker's group.
+        self.pickable = three.Group(name="pickable", children=(
+            self.ball_group, self.playable_group, self.mark_group))
+        self.board = self._make_board()
+
+        self.lights = (
+            three.AmbientLight(color="#ffffff", intensity=0.55),
+            three.DirectionalLight(color="#ffffff", intensity=0.65, position=(3, 9, 6)),
+            three.DirectionalLight(color="#ffffff", intensity=0.2, position=(-5, 4, -4)),
+        )
+        self.scene = three.Scene(background="#eeeae2", children=(
+            *self.lights, self.board, self.pickable, self.last_group,
+            self.path_group, self.label_group))
+        self.camera = three.PerspectiveCamera(
+            position=_CAMERA_EYE, up=(0, 1, 0), fov=38, aspect=width / height,
+            near=1, far=60, quaternion=_look_at_quaternion(_CAMERA_EYE, _CAMERA_TARGET))
+        self.controls = three.OrbitControls(
+            controlling=self.camera, target=_CAMERA_TARGET, enablePan=False,
+            minDistance=4, maxDistance=25, maxPolarAngle=math.radians(85))
+        self.picker = three.Picker(controlling=self.pickable, event=pick_event)
+        self.picker.observe(self._on_pick, names="object")
+        self.widget = three.Renderer(
+            camera=self.camera, scene=self.scene, controls=[self.controls, self.picker],
+            width=width, height=height, antialias=True)
+
+        # overlay objects, made on first use and kept
+        self._playable_markers: dict[int, three.Mesh] = {}
+        self._labels_made: dict[int, three.Group] = {}
+        self._marks: dict[int, tuple[str, three.Group]] = {}
+        self._last_marker: three.Mesh | None = None
+        self._marker_geometry = self._marker_material = None
+        self._bar_geometry = self._dot_geometry = None
+        self._mark_materials: dict[str, three.Material] = {}
+
+        if position is not None:
+            self.update(position)
+
+    # -- building ----------------------------------------------------------
+    def _make_ball(self, p: int) -> three.Mesh:
+        mesh = three.Mesh(geometry=self._sphere_geometry, material=self.materials[WHITE],
+                          position=scene_position(p), visible=False, name=_name(p))
+        self._point_of_model[mesh.model_id] = p
+        return mesh
+
+    def _make_board(self) -> three.Group:
+        wood = three.MeshPhongMaterial(color="#d4ad6e", shininess=15)
+        slab = three.Mesh(
+            geometry=three.BoxBufferGeometry(width=BOARD_SIZE, height=BOARD_THICKNESS,
+                                             depth=BOARD_SIZE),
+            material=wood, position=(0, -BOARD_THICKNESS / 2, 0), name="board")
+        hole_geometry = three.CircleBufferGeometry(radius=HOLE_RADIUS, segments=32)
+        hole_material = three.MeshBasicMaterial(color="#4a3318")
+        holes = []
+        for p in POINTS:
+            if LEVEL[p] == 0:
+                x, _, z = scene_position(p)
+                holes.append(three.Mesh(geometry=hole_geometry, material=hole_material,
+                                        position=(x, 0.01, z),
+                                        quaternion=_FLAT,
+                                        name=f"hole {_name(p)}"))
+        return three.Group(name="board", children=(slab, *holes))
+
+    # -- the balls -----------------------------------------------------------
+    def _look(self, position: Position, p: int, hidden: int):
+        """(visible, material or None) wanted for the mesh at p."""
+        colour = position.colour_at(p)
+        if colour == EMPTY:
+            return False, None
+        if hidden >> p & 1:
+            return self._show_hidden, self.ghost_materials[colour]
+        return True, self.materials[colour]
+
+    def _apply(self, position: Position, points) -> set[int]:
+        hidden = position.hidden()
+        changed = set()
+        for p in points:
+            mesh = self.balls[p]
+            visible, material = self._look(position, p, hidden)
+            if material is not None and mesh.material is not material:
+                mesh.material = material
+                changed.add(p)
+            if mesh.visible != visible:
+                mesh.visible = visible
+                changed.add(p)
+        return changed
+
+    def update(self, position: Position) -> set[int]:
+        """Show a new position; returns the points whose ball mesh changed.
+
+        Only points whose colour or hidden state differ from the shown
+        position are looked at; the scene graph itself is left as it is.
+        """
+        if not isinstance(position, Position):
+            raise TypeError(f"update() takes a Position, not {type(position).__name__}")
+        old = self.position
+        diff = ((old.white ^ position.white) | (old.black ^ position.black)
+                | (old.red ^ position.red) | (old.hidden() ^ position.hidden()))
+        self.position = position
+        changed = self._apply(position, [p for p in POINTS if diff >> p & 1])
+        if self._playable is True:
+            self._set_playable(position.playable())
+        if self._labels:
+            self._refresh_labels()
+        if self._marks:
+            self._refresh_marks()
+        return changed
+
+    def show_hidden(self, show: bool = True) -> "PyramidView":
+        """Draw hidden balls as ghosts seen through the balls above (or not at all)."""
+        self._show_hidden = bool(show)
+        hidden = self.position.hidden()
+        self._apply(self.position, [p for p in POINTS if hidden >> p & 1])
+        return self
+
+    def ball_mesh(self, p) -> three.Mesh:
+        """The sphere mesh of a point (it exists even while the point is empty)."""
+        return self.balls[_as_point(p)]
+
+    # -- overlays ------------------------------------------------------------
+    def show_playable(self, mask: int | bool = True) -> "PyramidView":
+        """Small translucent markers on playable points.
+
+        ``True`` follows the shown position (refreshed by :meth:`update`), an
+        ``int`` mask shows those points, ``False`` (or ``0``) clears them.
+        """
+        if mask is True:
+            self._playable = True
+            mask = self.position.playable()
+        elif mask is False or mask is None:
+            self._playable, mask = False, 0
+        elif type(mask) is int and mask >= 0:
+            self._playable = mask
+        else:
+            raise ValueError(f"show_playable takes a point mask, True or False, not {mask!r}")
+        self._set_playable(mask)
+        return self
+
+    def _set_playable(self, mask: int) -> None:
+        shown = []
+        for p in POINTS:
+            if mask >> p & 1:
+                if p not in self._playable_markers:
+                    if self._marker_geometry is None:
+                        self._marker_geometry = three.SphereBufferGeometry(
+                            radius=0.16, widthSegments=16, heightSegments=12)
+                        self._marker_material = three.MeshPhongMaterial(
+                            color="#2fbf71", transparent=True, opacity=0.6)
+                    x, y, z = scene_position(p)
+                    marker = three.Mesh(geometry=self._marker_geometry,
+                                        material=self._marker_material,
+                                        position=(x, y - 0.2 if LEVEL[p] == 0 else y, z),
+                                        name=f"playable {_name(p)}")
+                    self._point_of_model[marker.model_id] = p
+                    self._playable_markers[p] = marker
+                shown.append(self._playable_markers[p])
+        if tuple(shown) != tuple(self.playable_group.children):
+            self.playable_group.children = tuple(shown)
+
+    def mark_last(self, point=None) -> "PyramidView":
+        """Ring the ball of the last move (None clears)."""
+        if point is None:
+            self.last_group.children = ()
+            return self
+        p = _as_point(point)
+        if self._last_marker is None:
+            self._last_marker = three.Mesh(
+                geometry=three.TorusBufferGeometry(radius=0.24, tube=0.05,
+                                                   radialSegments=12, tubularSegments=40),
+                material=three.MeshPhongMaterial(color="#2a9df4", emissive="#0b3b66"),
+                quaternion=_FLAT, name="last move")
+        x, y, z = scene_position(p)
+        self._last_marker.position = (x, y + BALL_RADIUS + 0.04, z)
+        self.last_group.children = (self._last_marker,)
+        return self
+
+    def mark(self, points, symbol: str = "+") -> "PyramidView":
+        """Put a ``+``, ``-``, ``x`` or ``•`` on top of the balls at these points.
+
+        A mark on an empty point floats where the ball's centre would be.  A
+        point holds one mark: marking it again replaces the symbol.
+        """
+        if symbol not in _MARK_COLOURS:
+            raise ValueError(f"a mark is one of {' '.join(MARK_SYMBOLS)}, not {symbol!r}")
+        for p in map(_as_point, _as_points(points)):
+            if p in self._marks and self._marks[p][0] == symbol:
+                continue
+            self._marks[p] = (symbol, self._make_mark(p, symbol))
+        self._refresh_marks()
+        return self
+
+    def clear_marks(self, points=None) -> "PyramidView":
+        """Remove the marks at these points (all marks by default)."""
+        if points is None:
+            self._marks.clear()
+        else:
+            for p in map(_as_point, _as_points(points)):
+                self._marks.pop(p, None)
+        self._refresh_marks()
+        return self
+
+    def _refresh_marks(self) -> None:
+        for p, (_, group) in self._marks.items():
+            x, y, z = scene_position(p)
+            if self.position.occupied >> p & 1:   # on top of the ball
+                y += BALL_RADIUS + 0.03
+            if tuple(group.position) != (x, y, z):
+                group.position = (x, y, z)
+        children = tuple(self._marks[p][1] for p in sorted(self._marks))
+        if children != tuple(self.mark_group.children):
+            self.mark_group.children = children
+
+    def _make_mark(self, p: int, symbol: str) -> three.Group:
+        if self._bar_geometry is None:
+            self._bar_geometry = three.BoxBufferGeometry(width=0.56, height=0.05, depth=0.12)
+            self._dot_geometry = three.SphereBufferGeometry(radius=0.12, widthSegments=16,
+                                                            heightSegments=12)
+        if symbol not in self._mark_materials:
+            self._mark_materials[symbol] = three.MeshPhongMaterial(
+                color=_MARK_COLOURS[symbol], emissive=_MARK_COLOURS[symbol],
+                emissiveIntensity=0.35)
+        material = self._mark_materials[symbol]
+        angles = {"+": (0.0, math.pi / 2), "-": (0.0,), "x": (math.pi / 4, -math.pi / 4),
+                  "•": ()}[symbol]
+        parts = [three.Mesh(geometry=self._bar_geometry, material=material,
+                            quaternion=_turn_y(a)) for a in angles]
+        if symbol == "•":
+            parts.append(three.Mesh(geometry=self._dot_geometry, material=material))
+        for part in parts:
+            self._point_of_model[part.model_id] = p
+        return three.Group(children=tuple(parts), name=f"mark {symbol} {_name(p)}")
+
+    def draw_path(self, points, color: str | None = None, keep: bool = False,
+                  linewidth: float = 6) -> "PyramidView":
+        """A thick line through the centres of these points, drawn over the balls.
+
+        Replaces the paths already drawn unless ``keep``; an empty sequence
+        clears them.  ``linewidth`` is in pixels.
+        """
+        pts = [_as_point(p) for p in _as_points(points)]
+        paths = tuple(self.path_group.children) if keep else ()
+        if len(pts) >= 2:
+            colour = color or _PATH_COLOURS[len(paths) % len(_PATH_COLOURS)]
+            positions = np.array([scene_position(p) for p in pts], dtype=np.float32)
+            line = three.Line2(
+                geometry=three.LineGeometry(positions=positions),
+                material=three.LineMaterial(color=colour, linewidth=linewidth,
+                                            depthTest=False, transparent=True,
+                                            opacity=0.85),
+                renderOrder=10, name="path " + "-".join(_name(p) for p in pts))
+            paths += (line,)
+        self.path_group.children = paths
+        return self
+
+    def clear_paths(self) -> "PyramidView":
+        self.path_group.children = ()
+        return self
+
+    def labels(self, show: bool = True) -> "PyramidView":
+        """Write point names on the visible balls and the playable points."""
+        self._labels = bool(show)
+        self._refresh_labels()
+        return self
+
+    def _refresh_labels(self) -> None:
+        if not self._labels:
+            self.label_group.children = ()
+            return
+        pos = self.position
+        wanted = pos.visible() | pos.playable()
+        shown = []
+        for p in POINTS:
+            if wanted >> p & 1:
+                label = self._labels_made.get(p)
+                if label is None:
+                    label = self._labels_made[p] = self._make_label(p)
+                shown.append(label)
+        if tuple(shown) != tuple(self.label_group.children):
+            self.label_group.children = tuple(shown)
+
+    def _make_label(self, p: int) -> three.Group:
+        text = _name(p)
+        # The text texture is a square as wide as the text: size the sprite by the
+        # text's width so that every label gets the same letter height.
+        width = 0.17 * sum(_GLYPH_WIDTH.get(ch, 0.56) for ch in text) + 0.02
+        backing = three.Sprite(
+            material=three.SpriteMaterial(color="#ffffff", opacity=0.7, transparent=True,
+                                          depthTest=False, depthWrite=False),
+            scale=(width + 0.06, 0.22, 1), renderOrder=20)
+        letters = three.Sprite(
+            material=three.SpriteMaterial(
+                map=three.TextTexture(string=text, size=64, color="#111111",
+                                      squareTexture=True),
+                transparent=True, depthTest=False, depthWrite=False),
+            scale=(width, width, 1), renderOrder=21)
+        # Drawn at the ball's centre, over everything: the name sits on the ball.
+        return three.Group(children=(backing, letters), position=scene_position(p),
+                           name=f"label {text}")
+
+    # -- picking ---------------------------------------------------------------
+    def on_click(self, callback, remove: bool = False) -> "PyramidView":
+        """Call ``callback(point)`` when a ball, a playable marker or a mark is picked.
+
+        The picking event is the constructor's ``pick_event`` (a double click by
+        default, so that dragging to orbit never picks).  Needs a live kernel.
+        """
+        if remove:
+            self._click_callbacks = [c for c in self._click_callbacks if c != callback]
+        else:
+            self._click_callbacks.append(callback)
+        return self
+
+    def point_of(self, obj) -> int | None:
+        """The point a pickable scene object stands for, or None."""
+        return None if obj is None else self._point_of_model.get(obj.model_id)
+
+    def _on_pick(self, change) -> None:
+        p = self.point_of(change["new"])
+        if p is None:
+            return
+        # Forget the pick so that picking the same object again is a change too.
+        self.picker.object = None
+        for callback in list(self._click_callbacks):
+            callback(p)
+
+    # -- display ---------------------------------------------------------------
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
