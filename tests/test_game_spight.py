@@ -77,6 +77,20 @@ def test_jump_targets_rest_on_a_flat_neighbour_but_not_on_the_ball():
         assert set(KNIGHT_JUMPS[p]) == expected, point_name(p)
 
 
+def test_the_rules_text_example_of_a_jump():
+    # The rules: a1 touches c1 and a3, may jump to d2 (on c1) or b4 (on a3),
+    # not to b2 (which rests on a1 itself).
+    game = load("spight")
+    for name in ("d2", "b4", "b2", "c1", "a3"):
+        assert name in game.rules
+    a1 = parse_point("a1")
+    assert names(FLAT_NEIGHBOURS[a1]) == ["a3", "c1"]
+    assert names(KNIGHT_JUMPS[a1]) == ["b4", "d2"]
+    assert parse_point("c1") in SUPPORTS[parse_point("d2")]
+    assert parse_point("a3") in SUPPORTS[parse_point("b4")]
+    assert a1 in SUPPORTS[parse_point("b2")]
+
+
 def test_the_opening_has_24_jumps_and_no_step():
     game = load("spight")
     moves = game.legal_moves(game.initial_state())

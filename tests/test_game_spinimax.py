@@ -206,3 +206,44 @@ def test_position_text_round_trip_of_a_finished_game():
     again = game.parse_state(game.state_text(final))
     assert again.result == final.result
     assert isinstance(again.position, Position)
+
+
+# -- the ball supply ---------------------------------------------------------------
+
+# Before the last move of the random playout with seed 18711: White to fill
+# c1, the last hole, with 14 white balls on the pyramid already.
+OVERFLOW = "WBBR/WRRB/WBRB/R.WW|WWW/WWW/..W|WW/..|. 1"
+
+
+def test_automatic_stackings_may_need_more_than_sixteen_balls_of_a_colour():
+    # The stacking rule alone decides the colour of an upper ball, and it is
+    # kept even when a set would run out. White's c1 finishes the platforms
+    # under b2 and d2 (two white, one black, one red each: white), which
+    # finish c3.2 and e3.2 (four white each: white), which finish the apex.
+    m = match(OVERFLOW)
+    pos = m.state.position
+    assert [pos.count(c) for c in (WHITE, BLACK, RED)] == [14, 5, 5]
+    assert (pos.occupied & BOARD_MASK).bit_count() == 15
+    m.push("c1")
+    pos = m.state.position
+    assert [pos.count(c) for c in (WHITE, BLACK, RED)] == [20, 5, 5]
+    assert pos.count(WHITE) > 16                       # more than a set holds
+    assert (pos.white & BOARD_MASK).bit_count() == 6   # White placed only six by hand
+    assert pos == Position("WBBR/WRRB/WBRB/RWWW|WWW/WWW/WWW|WW/WW|W")
+    assert m.outcome().winners == (0,)
+    # The random playout with that seed ends in the same position.
+    game = load("spinimax")
+    final = game.random_playout(game.initial_state(), random.Random(18711))
+    assert final.position == pos
+
+
+def test_overflow_is_rare_in_random_play():
+    # The rules notes give the rate over 100,000 random games (79 of them,
+    # about 0.08%); a smaller sample here finds it in the same range.
+    game = load("spinimax")
+    over = 0
+    for seed in range(20000):
+        final = game.random_playout(game.initial_state(), random.Random(seed))
+        if max(final.position.count(c) for c in (WHITE, BLACK, RED)) > 16:
+            over += 1
+    assert 0 < over < 60

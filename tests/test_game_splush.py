@@ -1,4 +1,4 @@
-"""Splush: entries from the side of level 1, removal and re-entry, one group to win."""
+"""Splush: entries from the side of a raised level, removal and re-entry, one group to win."""
 import pytest
 from hypothesis import given, strategies as st
 
@@ -8,12 +8,14 @@ from conftest import random_position
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
 from shibumi.games.splush import ENTRY_SIDES, START, fast_enter, fast_remove
-from shibumi.geometry import SYMMETRIES, point_at, points_of
+from shibumi.geometry import APEX, SYMMETRIES, point_at, points_of
 from shibumi.mechanics import enter
 from shibumi.notation import parse_point
-from shibumi.position import BLACK, WHITE, Position
+from shibumi.position import BLACK, WHITE, Position, hidden_mask
 
-GAME = load("splush")
+GAME = load("splush", levels=3)        # apex entries on: the widest reading
+DEFAULT = load("splush")
+LEVEL_ONE = load("splush", levels=1)
 CHECKER = "BWBW/WBWB/BWBW/WBWB"
 
 
@@ -35,25 +37,83 @@ def test_conformance():
     check_playouts("splush")
 
 
-@pytest.mark.parametrize("params", [{"level2": True}, {"cycle": "ko"}, {"cycle": "none"}])
+@pytest.mark.parametrize("params", [{"levels": 1}, {"levels": 2}, {"cycle": "ko"},
+                                    {"cycle": "none"}])
 def test_variants_play_to_the_end(params):
     check_random_games("splush", seeds=range(8), **params)
     check_playouts("splush", games=40, **params)
 
 
-def test_level_two_entries_only_in_the_variant():
+def test_level_two_entries_by_default_and_not_with_levels_1():
+    # Level 1 full, nothing above it: any push along level 1 would send a ball
+    # off the far side, so the entries are the eight ways onto level 2.
     text = CHECKER + "|BWB/WBW/BWB|../..|."
-    assert not any(m.kind == "enter" for m in GAME.legal_moves(state(text)))
-    upper = load("splush", level2=True)
-    entries = texts(m for m in upper.legal_moves(state(text, game=upper)) if m.kind == "enter")
-    assert entries == sorted(["Wc3.2+n", "Wc3.2+e", "We3.2+n", "We3.2+w",
-                              "Wc5.2+s", "Wc5.2+e", "We5.2+s", "We5.2+w"])
+    level_two = sorted(["Wc3.2+n", "Wc3.2+e", "We3.2+n", "We3.2+w",
+                        "Wc5.2+s", "Wc5.2+e", "We5.2+s", "We5.2+w"])
+    for game in (GAME, load("splush", levels=2)):
+        entries = texts(m for m in game.legal_moves(state(text, game=game)) if m.kind == "enter")
+        assert entries == level_two
+    assert not any(m.kind == "enter" for m in LEVEL_ONE.legal_moves(state(text, game=LEVEL_ONE)))
+
+
+def test_a_push_on_level_two_may_drop_a_ball_to_level_one():
+    # f2 is empty, so e3.2 lacks one support: the white ball pushed from c3.2
+    # to e3.2 drops into f2.
+    m = match_at(CHECKER + "|BWB/WBW/BW.|../W.|.")
+    assert "Wc3.2+e" in texts(m.legal_moves())
+    m.push("c3.2+e")
+    assert m.state.position == Position(CHECKER + "|BWB/WBW/BWW|../W.|.")
+
+
+# The board and level 1 full, level 2 all white, the apex empty. White has all
+# 16 balls on the pyramid, so it can only lift and re-enter. The corners of the
+# board and of level 1 are black and every other ball below level 2 is pinned,
+# so White can lift only a ball of level 2; every line of level 1 holds a ball
+# carrying one of level 2, so it cannot be pushed, and any way of entering the
+# lifted ball on level 2 rebuilds the same all-white level.
+FULL_BUT_APEX = "BWBB/WBWW/WBBW/BWWB|BBB/WWW/BWB|WW/WW|."
+
+
+def test_the_empty_apex_can_be_entered_from_any_side():
+    s = state(FULL_BUT_APEX, to_move=2)
+    entries = texts(m for m in GAME.legal_moves(s) if m.kind == "enter")
+    assert entries == ["Bd4.3+e", "Bd4.3+n", "Bd4.3+s", "Bd4.3+w"]
+    after = {GAME.apply(s, Move(e)).position for e in entries}
+    assert after == {Position(FULL_BUT_APEX[:-1] + "B")}
+    # The apex ball hides the middle of level 1.
+    assert hidden_mask(Position(FULL_BUT_APEX[:-1] + "B").occupied) >> parse_point("d4.1") & 1
+    no_apex = load("splush", levels=2)
+    assert not any(m.kind == "enter" for m in no_apex.legal_moves(state(FULL_BUT_APEX, 2,
+                                                                        game=no_apex)))
+
+
+def test_a_taken_apex_cannot_be_entered():
+    # Entering it would push its ball off the pyramid, which Splush forbids.
+    text = CHECKER + "|BWB/WBW/BWB|BW/WB|W"
+    for to_move in (1, 2):
+        s = state(text, to_move)
+        assert all(m.point != APEX for m in GAME.legal_moves(s) if m.kind == "enter")
+    with pytest.raises(IllegalMoveError):
+        match_at(text, to_move=2).push("d4.3+n")
+
+
+def test_filling_the_pyramid_ends_the_game():
+    # White passes (see below); Black's entry onto the apex completes the
+    # pyramid, after which no ball can move: the game is drawn (it would be
+    # Black's win had it gathered Black's balls).
+    m = match_at(FULL_BUT_APEX, turn=20, ply=30)
+    m.push("pass")
+    m.push("d4.3+w")
+    assert m.state.position.count() == 30
+    assert m.outcome().is_draw and m.outcome().reason == "neither player can move"
 
 
 def test_declaration_and_parameters():
-    assert load("splash").info is GAME.info       # the book's misspelt heading
+    assert load("splash").info is GAME.info is DEFAULT.info       # the book's misspelt heading
     assert GAME.info.max_length == 400 and GAME.info.complexity == 3
-    for bad in ({"cycle": "superko"}, {"turn_limit": 201}, {"turn_limit": 0}):
+    assert DEFAULT.params["levels"] == 2 and GAME.params["levels"] == 3
+    for bad in ({"cycle": "superko"}, {"turn_limit": 201}, {"turn_limit": 0},
+                {"levels": 0}, {"levels": 4}, {"levels": True}, {"level2": True}):
         with pytest.raises(UnknownGameError):
             load("splush", **bad)
 
@@ -176,33 +236,54 @@ def test_ko_forbids_going_back_to_your_previous_position():
 
 
 def test_after_a_removal_only_pushes_into_the_gap_remain():
-    # Level 1 full. White's a1 holds up b2 alone; after xa1 the only gap is b2,
-    # which rests on the dropped ball: the ball can only come in from the far
-    # end of b2's row or column, pushing the line into the gap.
-    m = match_at(CHECKER + "|BWB/WBW/BWB|../..|.")
+    # Level 1 full. White's a1 holds up b2 alone; after xa1 the only gap on
+    # level 1 is b2, which rests on the dropped ball: on level 1 the ball can
+    # only come in from the far end of b2's row or column, pushing the line
+    # into the gap. Level 2 stays open, except c3.2, which needs b2.
+    pushes = ["Wb6+s", "Wf2+w"]
+    m = match_at(CHECKER + "|BWB/WBW/BWB|../..|.", game=LEVEL_ONE)
     assert "xa1" in texts(m.legal_moves())
     m.push("xa1")
-    assert texts(m.legal_moves()) == ["Wb6+s", "Wf2+w"]
+    assert texts(m.legal_moves()) == pushes
+    m = match_at(CHECKER + "|BWB/WBW/BWB|../..|.")
+    m.push("xa1")
+    assert texts(m.legal_moves()) == sorted(pushes + [
+        "We3.2+n", "We3.2+w", "Wc5.2+s", "Wc5.2+e", "We5.2+s", "We5.2+w"])
 
 
 def test_a_player_without_a_legal_turn_passes():
-    # (Built from text, with two level-2 balls.) White has balls that could be
-    # lifted, but no way to enter them again that changes the position, and
-    # level 1 is full: White passes, and Black moves on.
+    # (Built from text.) With entries on level 1 only: White has balls that
+    # could be lifted, but no way to enter them again that changes the
+    # position, and level 1 is full: White passes, and Black moves on.
     text = "BWWB/BWWB/BWBB/BWBW|WWW/WWW/WBB|../BW|."
-    m = match_at(text, turn=10, ply=10)
+    m = match_at(text, turn=10, ply=10, game=LEVEL_ONE)
     assert m.legal_moves() == [Move("pass")]
     m.push("pass")
     assert m.outcome() is None and m.current_player == 1
     assert texts(m.legal_moves()) == ["xa7", "xg7"]
     assert (m.state.turn, m.state.ply) == (11, 11)
+    # By default White can bring its last ball in onto level 2 instead (onto
+    # an empty point, or pushing a ball of level 2 along), and lift balls to
+    # do the same.
+    moves = GAME.legal_moves(state(text, turn=10, ply=10))
+    assert texts(m for m in moves if m.kind == "enter") == [
+        "Wc3.2+n", "Wc5.2+e", "Wc5.2+s", "We3.2+n", "We5.2+s", "We5.2+w"]
+    # With every level open: White, all 16 balls on the pyramid, can only
+    # lift a ball of level 2 and put it back, which changes nothing.
+    m = match_at(FULL_BUT_APEX, turn=20, ply=30)
+    assert m.legal_moves() == [Move("pass")]
+    m.push("pass")
+    assert m.outcome() is None and "Bd4.3+n" in texts(m.legal_moves())
 
 
 def test_nobody_able_to_move_is_a_draw():
-    # Level 1 full and every line one colour: any re-entry rebuilds the position.
+    # Level 1 full and every line one colour: any re-entry rebuilds the
+    # position. This needs entries kept to level 1; by default the free
+    # points of level 2 are still open.
     text = "BWBB/BBBW/WWWB/WWWB|BBB/WWB/WWB|../B.|."
-    s = state(text, turn=20, ply=30)
+    s = state(text, turn=20, ply=30, game=LEVEL_ONE)
     assert s.result.is_draw and s.result.reason == "neither player can move"
+    assert state(text, turn=20, ply=30).result is None
 
 
 # -- winning ----------------------------------------------------------------------------
@@ -385,13 +466,15 @@ def _brute_remove(balls, pt):
         gap = top
 
 
-def _brute_entries(balls, colour, start, banned=()):
+def _brute_entries(balls, colour, start, banned=(), levels=3):
+    """Positions after an entry onto levels 1 to `levels` (3: the apex too)."""
     found = []
-    for y in range(3):
-        for x in range(3):
-            pt = (1, x, y)
+    for pt in [(lv, x, y) for lv in range(1, levels + 1)
+               for y in range(4 - lv) for x in range(4 - lv)]:
+        lv, x, y = pt
+        if True:
             for d, (dx, dy) in SIDES.items():
-                if _inside(1, x - dx, y - dy):
+                if _inside(lv, x - dx, y - dy):
                     continue                      # not on the edge it enters from
                 if any(pt in _above(*b) for b in banned):
                     continue
@@ -428,33 +511,33 @@ def _brute_united(balls, colour):
     return seen == mine
 
 
-def _after_turn(balls, player, depth):
+def _after_turn(balls, player, depth, levels):
     if depth == 0:
         return 1
     if _brute_united(balls, "WB"[1 - player]) or _brute_united(balls, "WB"[player]):
         return 0
-    return _brute_count(balls, player, depth)
+    return _brute_count(balls, player, depth, levels=levels)
 
 
-def _brute_count(balls, player, depth, pending=None):
+def _brute_count(balls, player, depth, pending=None, levels=3):
     """Actions `depth` deep; `pending` = (start, dropped) during a re-entry."""
     if depth == 0:
         return 1
     colour = "WB"[player]
     if pending is not None:
         start, dropped = pending
-        return sum(_after_turn(n, 1 - player, depth - 1)
-                   for n in _brute_entries(balls, colour, start, dropped))
+        return sum(_after_turn(n, 1 - player, depth - 1, levels)
+                   for n in _brute_entries(balls, colour, start, dropped, levels))
     total = 0
     if sum(1 for c in balls.values() if c == colour) < 16:
-        total += sum(_after_turn(n, 1 - player, depth - 1)
-                     for n in _brute_entries(balls, colour, balls))
+        total += sum(_after_turn(n, 1 - player, depth - 1, levels)
+                     for n in _brute_entries(balls, colour, balls, (), levels))
     for pt, c in balls.items():
         if c != colour or sum(1 for a in _above(*pt) if a in balls) > 1:
             continue
         lifted, dropped = _brute_remove(balls, pt)
-        if _brute_entries(lifted, colour, balls, dropped):
-            total += _brute_count(lifted, player, depth - 1, (balls, dropped))
+        if _brute_entries(lifted, colour, balls, dropped, levels):
+            total += _brute_count(lifted, player, depth - 1, (balls, dropped), levels)
     return total
 
 
@@ -471,19 +554,36 @@ def _dict(position):
 
 def test_perft_from_the_start_and_a_brute_force():
     counts = [perft(GAME, d) for d in range(1, 4)]
-    # Depth 1 by hand: 12 entries + 8 removals (see the start test).
+    # Depth 1 by hand: 12 entries + 8 removals (see the start test). Level 1
+    # starts empty, so three actions cannot open level 2: the counts are the
+    # same whatever levels entries may reach.
     assert counts[0] == 20
     assert counts == [_brute_count(_dict(START), 0, d) for d in range(1, 4)]
     assert counts == [20, 312, 5060]
+    assert [perft(LEVEL_ONE, d) for d in range(1, 4)] == counts
 
 
-@pytest.mark.parametrize("text, expected", [
-    (CHECKER + "|BWB/WBW/BWB|../..|.", [6, 16, 112]),    # level 1 full: pushes blocked
-    (BOOK, [17, 226, 2908]),                              # the book's example, a win
-    ("BWBW/WBWB/BWBW/WBW.|.../.../BW.|../..|.", [18, 229, 3343]),   # a hole to drop into
+# Each position with the counts of the default (entries up to the apex), of
+# levels=2 (no apex) and of levels=1, all three checked by the brute force.
+@pytest.mark.parametrize("text, default, no_apex, level_one", [
+    # Level 1 full: pushes on it blocked, level 2 open.
+    (CHECKER + "|BWB/WBW/BWB|../..|.", [14, 156, 1852], [14, 156, 1852], [6, 16, 112]),
+    # The book's example, a win in one turn; level 2 opens later.
+    (BOOK, [17, 230, 3102], [17, 230, 3102], [17, 226, 2908]),
+    # A hole to drop into.
+    ("BWBW/WBWB/BWBW/WBW.|.../.../BW.|../..|.", [18, 229, 3355], [18, 229, 3355],
+     [18, 229, 3343]),
+    # Level 2 full, the apex empty: the apex entries, and nothing else but
+    # removals with levels=2 (with levels=1 nobody can move: a draw).
+    (CHECKER + "|BWB/WBW/BWB|BW/WB|.", [8, 8, 96], [4, 8, 64], [0, 0, 0]),
+    # A push along level 2 that drops its last ball into level 1.
+    (CHECKER + "|BWB/WBW/BW.|../W.|.", [18, 172, 2050], [18, 172, 2050], [12, 41, 236]),
 ])
-def test_perft_where_pushes_drops_and_bans_matter(text, expected):
-    s = state(text)
-    counts = [perft(GAME, d, s) for d in range(1, 4)]
-    assert counts == expected
-    assert counts == [_brute_count(_dict(s.position), 0, d) for d in range(1, 4)]
+def test_perft_where_pushes_drops_and_bans_matter(text, default, no_apex, level_one):
+    for levels, expected in ((3, default), (2, no_apex), (1, level_one)):
+        game = load("splush", levels=levels)
+        s = state(text, game=game)
+        counts = [perft(game, d, s) for d in range(1, 4)]
+        assert counts == expected, levels
+        assert counts == [_brute_count(_dict(s.position), 0, d, levels=levels)
+                          for d in range(1, 4)], levels

@@ -34,7 +34,8 @@ def test_conformance():
     check_playouts("spyramid")
 
 
-@pytest.mark.parametrize("params", [{"rotated": True}, {"pyramids": "book"}])
+@pytest.mark.parametrize("params", [{"rotated": True}, {"pyramids": "designer"},
+                                    {"pyramids": "book"}])
 def test_variants_play_to_the_end(params):
     check_random_games("spyramid", seeds=range(8), **params)
     check_playouts("spyramid", games=40, **params)
@@ -93,7 +94,13 @@ def test_the_lattice_holds_25_regular_pyramids_not_14():
     # The book's 14 are the upright ones standing on the board: 9 + 4 + 1.
     assert len(BOOK_UPRIGHT) == 14
     assert all(min(LEVEL[p] for p in points_of(m)) == 0 for m in BOOK_UPRIGHT)
-    assert len(PYRAMID_SETS["book"]) == 19 and len(PYRAMID_SETS["all"]) == 25
+    assert len(PYRAMID_SETS["all"]) == 25
+    # The designer's listing: those 14 and the 5 upside-down ones.
+    assert sorted(PYRAMID_SETS["designer"]) == sorted(BOOK_UPRIGHT + INVERTED)
+    assert len(PYRAMID_SETS["designer"]) == 19
+    # The book's number taken literally: the 14 alone, all pointing up.
+    assert sorted(PYRAMID_SETS["book"]) == sorted(BOOK_UPRIGHT)
+    assert not set(PYRAMID_SETS["book"]) & set(INVERTED)
 
 
 def test_rotated_pyramids():
@@ -123,24 +130,36 @@ def test_book_example_black_tops_a_three_by_three_pyramid():
     assert m.outcome() is None
 
 
-def test_an_upside_down_pyramid_wins():
+def test_an_upside_down_pyramid_wins_except_in_the_book_variant():
     # White's c3 carries b2, d2 and b4; d4 completes the upside-down pyramid.
     text = "BWBW/WBWB/BWWW/WBWB|.../W../WW.|../..|."
-    m = GAME.new_match(state=state(text))
-    m.push("d4")
-    assert m.outcome().winners == (0,)
+    for kind, winners in (("all", (0,)), ("designer", (0,)), ("book", None)):
+        game = load("spyramid", pyramids=kind)
+        m = game.new_match(state=state(text, game=game))
+        m.push("d4")
+        assert (m.outcome() and m.outcome().winners) == winners, kind
 
 
-def test_level_one_bases_count_unless_the_book_variant_is_played():
+def test_level_one_bases_count_only_by_default():
     # White's b2 d2 b4 d4 are the base of a 2x2 pyramid on level 1.
     text = "BWBW/BBWB/BBBW/WBWB|.../WW./WW.|../..|."
     m = GAME.new_match(state=state(text))
     m.push("c3")
     assert m.outcome().winners == (0,)
-    book = load("spyramid", pyramids="book")
-    m = book.new_match(state=state(text, game=book))
-    m.push("c3")
-    assert m.outcome() is None
+    for kind in ("designer", "book"):
+        game = load("spyramid", pyramids=kind)
+        m = game.new_match(state=state(text, game=game))
+        m.push("c3")
+        assert m.outcome() is None, kind
+
+
+def test_the_book_example_wins_in_every_variant():
+    # A 3x3 base on the board is one of the book's 14.
+    for kind in ("all", "designer", "book"):
+        game = load("spyramid", pyramids=kind)
+        m = game.new_match(state=state(BOOK, to_move=2, ply=21, game=game))
+        m.push("c3")
+        assert m.outcome().winners == (1,), kind
 
 
 def test_rotated_variant():

@@ -96,11 +96,13 @@ more balls resting on it cannot move):
   row or column and two along the other, as a chess knight moves. On the
   board the target is an empty hole; on level 1 it is an empty point whose
   platform is complete.
-* Knight jump: up one level, swinging round a ball it touches onto a
-  platform that ball is part of. Seen from above the jump covers one square
-  in one direction and three in the other (a1 can jump to d2 or b4). The
-  target must be an empty playable point that the moving ball does not hold
-  up.
+* Knight jump: up one level, swinging round a ball it touches on its own
+  level onto a platform that ball is part of. The target is a point of the
+  level above that rests on one of those touching neighbours but not on the
+  moving ball itself, and it must be empty and playable once the ball has
+  left. For example, the ball on a1 touches c1 and a3: it can jump to d2
+  (resting on c1, e1, c3 and e3) or to b4 (resting on a3, c3, a5 and c5),
+  but not to b2, which rests on a1.
 
 When the moving ball had a ball resting on it, that ball drops into the gap
 (with anything resting on it in turn). You pass only when you have no move.
@@ -116,9 +118,12 @@ a draw.
   on White's left); the other choice is the same game mirrored.
 * Knight jump: the text says the ball goes "around a touching neighbour onto
   its platform". We read it as the closest three-dimensional knight: the
-  ball goes up one level to a point one unit across and three along (in
-  half-units of the top view), that is a point resting on one of its flat
-  neighbours but not on the ball itself. Going round the neighbour on the
+  ball goes up one level to a point resting on one of its flat neighbours
+  but not on the ball itself. Seen from above, that target is one and a
+  half ball widths away one way and half a width the other; as one letter
+  or number of the notation is half a ball width, that is three steps and
+  one step (a1 to d2 or b4), which is why the rules text describes the
+  target by what it rests on rather than by a distance. Going round the neighbour on the
   same level or round the ball above (which such a target always touches)
   gives the same set of targets, so no extra ball is required. Jumps reach
   levels 1 and 2; the apex has no such point, so nobody jumps to it. The

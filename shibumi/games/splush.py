@@ -1,4 +1,4 @@
-"""Splush: push balls in from the side of level 1; gather all your visible balls."""
+"""Splush: push balls in from the side onto any raised level; gather all your visible balls."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import (APEX, COORDS, LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
+from ..geometry import (COORDS, LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
                         points_of)
 from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
 from ..notation import ENTER, PASS_MOVE, REMOVE, Move
@@ -25,14 +25,17 @@ START = Position.from_masks(
     white=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 0),
     black=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 1))
 
-ENTER_MOVES = {c: {(p, d): Move.enter(p, d, c) for p in range(16, APEX) for d in "nesw"}
+ENTER_MOVES = {c: {(p, d): Move.enter(p, d, c) for p in range(16, NUM_POINTS) for d in "nesw"}
                for c in PLAYER_COLOURS}
 REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
 
 #: Every way in from the side: (point, direction) for the edge points of levels 1
-#: and 2, travelling away from the edge they lie on.
+#: and 2, travelling away from the edge they lie on, and the apex, which lies on
+#: every edge of its one-point level and so can be entered from all four sides.
 ENTRY_SIDES: tuple[tuple[int, str], ...] = tuple(
-    (p, d) for p in range(16, APEX) for d in "nesw" if STEP[OPPOSITE[d]][p] is None)
+    (p, d) for p in range(16, NUM_POINTS) for d in "nesw" if STEP[OPPOSITE[d]][p] is None)
+LEVEL_CHOICES = (1, 2, 3)
+"""Values of the ``levels`` parameter: the highest level entries may reach."""
 
 
 def fast_enter(white: int, black: int, point: int, d: str, colour: int):
@@ -132,10 +135,11 @@ class Splush(Game):
     info = GameInfo(
         name="Splush", designer="Cameron Browne", year="2012",
         family="Connection", source="Shibumi Rule Book (2012), seed 001",
-        summary="Push balls of your colour in from the side of level 1, or pull one out "
-                "and push it back in; first to gather all visible balls in one group wins.",
+        summary="Push balls of your colour in from the side onto a raised level, or pull "
+                "one out and push it back in; first to gather all visible balls in one "
+                "group wins.",
         complexity=3, aliases=("splash",), max_length=400)
-    parameters = {"cycle": CHANGE, "level2": False, "turn_limit": 200}
+    parameters = {"cycle": CHANGE, "levels": 2, "turn_limit": 200}
     symmetries = (0, 2, 6, 7)   # the turns that keep the chessboard's colours
 
     rules = """\
@@ -146,12 +150,13 @@ player begins with 8 balls on the board and 8 in hand. White moves first.
 On your turn do one of these:
 
 1. Entry: take a ball of your colour from your hand and push it in from
-   the side onto an edge point of level 1 (one whose four supporting balls
-   are all there), travelling along that point's row or column. If the point
-   is taken, the balls in a row from it onwards are pushed one step along
-   (the last one may drop one level into a hole, when exactly one hole lies
-   under where it arrives). A push that would send a ball off the far side,
-   or move a line with balls resting on it, is not allowed.
+   the side onto an edge point of level 1 or level 2, travelling along
+   that point's row or column. The point must rest on a
+   complete platform (all four balls under it present). If the point is
+   taken, the balls in a row from it onwards are pushed one step along (the
+   last one may drop one level into a gap, when exactly one gap lies under
+   where it arrives). A push that would send a ball off the far side, or
+   move a line with balls resting on it, is not allowed.
 2. Removal and re-entry: take one of your own balls that is not pinned off
    the pyramid (a ball resting on it drops into the gap, and so on up the
    column), then enter that same ball as in 1. The ball may not be entered
@@ -168,9 +173,38 @@ both players' groups, the mover wins. If neither player can move, or after
 * Start (figure lost): the board full in a chessboard pattern, nothing
   above. The catalogue of figures is fairly sure of this; we put white on
   a1 (the other choice is the same game mirrored).
-* Entries go onto level 1, the level the book's example uses and the one
-  whose edge points rest on the board: `splush(level2=True)` also allows
-  entries from the side onto level 2. The apex is never entered.
+* Which levels. The rule lets a ball come in from the side onto a 2x2
+  platform, and any 2x2 square of touching balls is a platform, on the board
+  or higher; the definitions chapter also speaks of entering at the higher
+  levels in general. So by default entries reach both levels that have
+  rows to travel along: the edge points of level 1 and of level 2. The
+  book's worked example only uses level 1, which is where most entries
+  happen anyway, since level 2 needs a full 2x2 block of level 1 under the
+  point. `splush(levels=1)` keeps entries on level 1 only; `splush(levels=3)`
+  adds the apex (below).
+* The apex is not entered by default. An entry pushes along a row or
+  column of a level, and the apex level has none, so "from the side" gives
+  it no meaning the book spells out; and allowing it changes the game (see
+  the next note). With `splush(levels=3)` the apex, which is on all four
+  edges at once and rests on the 2x2 platform of level 2, may be entered
+  when empty (written with the side it came from, as below,
+  so four moves give the same position). When the apex is taken, the entry
+  would have to push its ball on, and the next step leaves the pyramid:
+  that is a push off the board, which Splush forbids. Leaving the apex out
+  altogether would need a rule the book does not state. A ball on the apex
+  hides the centre of level 1 and touches all four balls of level 2.
+* What the apex does to play: it can only be entered when level 2 is full,
+  so the entry completes the pyramid, and under the default cycle rule
+  nobody has a legal turn in a complete pyramid (no line can be pushed, and
+  a lifted ball leaves its gap at the apex, which then rests on a ball that
+  just dropped, unless it is the apex ball itself, which can only go back
+  where it was). So entering the apex wins if it
+  gathers the mover's balls and otherwise ends the game drawn: a player can
+  steer for it to save a lost game. In 2,000 games of random moves, 735
+  filled the pyramid and 731 were drawn that way; with `levels=2` or
+  `levels=1` none of 2,000 was drawn. A drawing resource that ends a third
+  of random games is not something the book describes, which is why the
+  default stops at level 2.
 * Supply. A set has 16 balls per colour, so each player starts with 8 in
   hand. An entry from the hand needs a ball in hand; a player whose 16 balls
   are all on the pyramid can only remove and re-enter. Balls never leave
@@ -194,9 +228,9 @@ both players' groups, the mover wins. If neither player can move, or after
   players go to the mover, as in the book's other connection games.
 * Passing: only when the mover has no legal turn at all; if the other player
   cannot move either, the game is drawn at once.
-* Entries at a corner point can come from two sides; they are listed as two
-  moves (`Wb2+n`, `Wb2+e`) even when they give the same position, as the
-  engine writes every entry with its direction.
+* Entries at a corner point can come from two sides, and the apex from four;
+  they are listed as separate moves (`Wb2+n`, `Wb2+e`) even when they give
+  the same position, as the engine writes every entry with its direction.
 * The book's worked example (White's only winning move: removing the corner
   ball under a black one, then pushing the bottom line of level 1 along) is
   rebuilt in the tests as a position with the same features.
@@ -211,7 +245,10 @@ both players' groups, the mover wins. If neither player can move, or after
         if not 1 <= limit <= self.info.max_length // 2:
             raise UnknownGameError(f"Splush turn_limit is 1-{self.info.max_length // 2}, "
                                    f"not {limit!r}")
-        top = 2 if self.params["level2"] else 1
+        top = self.params["levels"]
+        if top not in LEVEL_CHOICES:
+            raise UnknownGameError(f"Splush levels is the highest level entries reach, "
+                                   f"1, 2 or 3, not {top!r}")
         self.sides = tuple((p, d) for p, d in ENTRY_SIDES if LEVEL[p] <= top)
 
     def initial_state(self, rng=None) -> SplushState:

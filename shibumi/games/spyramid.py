@@ -73,7 +73,12 @@ UPRIGHT = upright_pyramids()
 INVERTED = inverted_pyramids()
 ROTATED = rotated_pyramids()
 BOOK_UPRIGHT = upright_pyramids(base_level=0)
-PYRAMID_SETS = {"all": UPRIGHT + INVERTED, "book": BOOK_UPRIGHT + INVERTED}
+"""The 14 upright pyramids standing on the board (9 + 4 + 1): the book's count."""
+PYRAMID_SETS = {
+    "all": UPRIGHT + INVERTED,              # 25: every regular pyramid, up or down
+    "designer": BOOK_UPRIGHT + INVERTED,    # 19: the designer's listing, 14 + 5
+    "book": BOOK_UPRIGHT,                   # 14: the book's number, all pointing up
+}
 
 
 def lift(occupied: int, point: int) -> tuple[int, int]:
@@ -133,10 +138,17 @@ A player with no legal move passes. If neither player can move, or after
   and under the middle of level 1), 25 in all. The book's "14 potential
   pyramids" equals the upright pyramids with their base on the board
   (9 + 4 + 1); the designer's own listing of the game counts those 14 plus 5
-  small upside-down ones. Both readings count level-1 and level-2 bases as
-  pyramids of some size, so the rule ("any size, up or down") is taken as
-  written and all 25 count by default; `spyramid(pyramids="book")` keeps
-  only the 19 the designer listed.
+  small upside-down ones. Neither count includes the 6 upright pyramids
+  with a base on level 1 or 2, though they are regular pyramids of a size
+  the rule names, so the rule ("any size, up or down") is taken as written
+  and all 25 count by default.
+  `spyramid(pyramids="designer")` keeps only the 19 the designer listed.
+  `spyramid(pyramids="book")` keeps the book's number literally: the 14
+  upright pyramids standing on the board. That count fits the sizes the
+  book names, as squares of 2x2, 3x3 and 4x4 board holes number 9 + 4 + 1,
+  but none of them points down, so this set drops that half of the winning
+  rule; it is offered as the reading of the count alone, not as our best
+  reading of the game.
 * Rotated variant (`rotated=True`): a square standing on a corner, its four
   corners the four same-level neighbours of a point, with the top two levels
   straight above that point. No such pyramid is regular in this lattice
