@@ -45,6 +45,18 @@ def main() -> None:
     t = time.perf_counter()
     perft(shibumi.load("spline"), 6)
     results["spline_perft_6_seconds"] = round(time.perf_counter() - t, 2)
+    try:
+        from shibumi.maths.solve import solve_spline
+        from shibumi.maths.verify import verify_span
+    except ImportError:          # numpy missing: the engine alone was measured
+        pass
+    else:
+        t = time.perf_counter()
+        verify_span()
+        results["span_exhaustive_check_seconds"] = round(time.perf_counter() - t, 2)
+        t = time.perf_counter()
+        solve_spline()
+        results["spline_solve_seconds"] = round(time.perf_counter() - t, 2)
     if args.json:
         print(json.dumps(results))
         return
@@ -54,6 +66,9 @@ def main() -> None:
               f"(generic loop {r['generic_loop_per_second']:,}/s, "
               f"x{r['ratio_to_generic']})")
     print(f"spline perft 6: {results['spline_perft_6_seconds']} s")
+    for key in ("span_exhaustive_check_seconds", "spline_solve_seconds"):
+        if key in results:
+            print(f"{key.replace('_', ' ')}: {results[key]}")
 
 
 if __name__ == "__main__":

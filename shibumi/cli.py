@@ -84,6 +84,21 @@ def _cmd_verify(args) -> None:
     print(f"Span always has exactly one winner: {verdict}")
 
 
+def _cmd_solve(args) -> None:
+    """Solve a game from its start under perfect play."""
+    from .maths.solve import solve_spline
+    result = solve_spline(progress=_progress_bar(not args.json, "first moves", "class"))
+    if args.json:
+        keys = ("winner", "length", "score", "principal_variation", "nodes", "seconds")
+        print(json.dumps({k: result[k] for k in keys if k in result}))
+        return
+    who = {0: "nobody (a draw)", 1: "White (player 1)", 2: "Black (player 2)"}[result["winner"]]
+    print(f"Spline under perfect play: {who} wins; the game ends with ball "
+          f"{result['length']}.")
+    print("Principal variation: " + " ".join(result["principal_variation"]))
+    print(f"({result['nodes']:,} nodes in {result['seconds']:.1f} s)")
+
+
 def _progress_bar(wanted: bool, desc: str = "first moves", unit: str = "move"):
     """tqdm over the first moves for long counts, when tqdm is installed."""
     if not wanted:
@@ -143,6 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=["span"])
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_verify)
+    p = sub.add_parser("solve", help="solve a game under perfect play")
+    p.add_argument("game", choices=["spline"])
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_solve)
     p = sub.add_parser("playouts", help="statistics of uniformly random games")
     p.add_argument("game")
     p.add_argument("--seconds", type=float, default=1.0)

@@ -97,3 +97,11 @@ def test_verify_span_json():
     data = json.loads(proc.stdout)
     assert data == {"colourings": 2 ** 25, "white": 2 ** 24, "black": 2 ** 24,
                     "both": 0, "neither": 0}
+
+
+def test_solve_spline_json():
+    proc = run("solve", "spline", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["winner"] == 2 and data["length"] == 26
+    assert len(data["principal_variation"]) == 26
