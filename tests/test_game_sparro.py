@@ -65,6 +65,18 @@ def test_the_24_scoring_lines():
     assert {"a1-c1-e1", "b2-d2-f2", "a1-b2-c3.2"} <= set(sparro.SCORING_LINES)
 
 
+def test_flat_diagonals_count_but_always_cross_the_red_core():
+    from shibumi.geometry import COORDS, LEVEL
+    flat_diagonals = [m for m in sparro.LINES3
+                      if len({LEVEL[p] for p in range(30) if m >> p & 1}) == 1
+                      and len({COORDS[p][1] for p in range(30) if m >> p & 1}) == 3
+                      and len({COORDS[p][2] for p in range(30) if m >> p & 1}) == 3]
+    assert len(flat_diagonals) == 10                   # 8 on the board, 2 on level 1
+    assert all(m & INTERIOR_MASK for m in flat_diagonals)
+    # Counted as lines (a1, c3 and e5 on the board), yet never one player's colour.
+    assert sparro.count_lines(Position("..../..W./.W../W...|.../.../...|../..|.").white) == 1
+
+
 def test_book_score_seven_to_three():
     state = GAME.parse_state(SEVEN_THREE)
     assert state.result.scores == (7.0, 3.0) and state.result.winners == (0,)

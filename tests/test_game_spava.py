@@ -6,19 +6,24 @@ import pytest
 
 import shibumi.games.spava  # noqa: F401  (registers the game)
 from conformance import check_declaration, check_playouts, check_random_games
-from shibumi import IllegalMoveError, Move, load
+from shibumi import IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import COORDS, LEVEL, LINES, SIZES, point_at
 from shibumi.position import BLACK, RED, WHITE, Position
 
 EMPTY_UP = "|.../.../...|../..|."
-RED_BOARD = "RRRR/RRRR/RRRR/RRRR"
-# The Italian newsletter's examples on level 1, over an all-red board:
+RED_BOARD = "RRRR/RRRR/RRRR/RRRR"      # all 16 red balls of the set
+# A full board with 11 red balls and no run of three of one colour.
+BOARD = "RBRR/RRRR/RRRR/WBWB"
+# The Italian newsletter's examples on level 1, over that board:
 # White holds b6 and f2 (and b2, off the line); d4 completes b6-d4-f2.
 # Black holds f6: d6 makes the pair d6-f6.
-LEVEL1 = RED_BOARD + "|W.B/.../W.W|../..|."
+LEVEL1 = BOARD + "|W.B/.../W.W|../..|."
 # Black holds b4: d6 makes the diagonal pair b4-d6.
-DIAGONAL = RED_BOARD + "|W../B../W.W|../..|."
+DIAGONAL = BOARD + "|W../B../W.W|../..|."
+# Board and level 1 full, 14 red balls, no decision for either colour:
+# the whites on level 1 hold the corners, the blacks d2 and d6.
+UP_TO_LEVEL1 = BOARD + "|WBW/RRR/WBW|"
 
 
 def match(text, to_move, **params):
@@ -75,16 +80,68 @@ def test_board_lines(board, move, result):
 
 
 def test_single_balls_on_level_two_do_not_count():
-    base = RED_BOARD + "|RRR/RRR/RRR|"
+    base = UP_TO_LEVEL1
     assert outcome_after(base + "../..|.", 1, "Wc3") is None      # c3.2 alone
     assert outcome_after(base + "../W.|.", 1, "We5").winners == (0,)   # diagonal pair
     assert outcome_after(base + "../W.|.", 1, "Re5") is None
 
 
 def test_full_pyramid_is_a_draw():
-    m = match(RED_BOARD + "|RRR/RRR/RRR|WB/RR|.", 1)
+    m = match(UP_TO_LEVEL1 + "WB/RR|.", 1)        # the 16th red is in: no red left
+    assert [mv.text() for mv in m.legal_moves()] == ["Wd4.3"]
     m.push("Wd4")                                   # the apex is no line
     assert m.outcome().is_draw
+
+
+# -- the supply of red balls ----------------------------------------------------
+
+def test_red_is_offered_only_while_the_set_has_one_left():
+    fifteen = match(RED_BOARD.replace("R", "W", 1) + EMPTY_UP, 1)
+    assert any(mv.colour == RED for mv in fifteen.legal_moves())
+    fifteen.push("Rb2")                              # the 16th red ball
+    assert fifteen.state.position.count(RED) == 16
+    assert all(mv.colour == BLACK for mv in fifteen.legal_moves())
+    with pytest.raises(IllegalMoveError):
+        fifteen.push("Rd2")
+    full = match(RED_BOARD + EMPTY_UP, 1, forbid_losing=True)
+    assert len(full.legal_moves()) == 9 and all(mv.colour == WHITE for mv in full.legal_moves())
+
+
+def test_position_text_with_too_many_reds_is_refused():
+    with pytest.raises(NotationError, match="16 red"):
+        load("spava").parse_state(RED_BOARD + "|R../.../...|../..|. 2")
+
+
+def test_random_games_never_use_a_seventeenth_red():
+    for params in ({}, {"forbid_losing": True}):
+        g = load("spava", **params)
+        for seed in range(150):
+            final = g.random_playout(g.initial_state(), random.Random(seed))
+            assert final.position.count(RED) <= 16
+            assert final.position.count(WHITE) <= 15 and final.position.count(BLACK) <= 15
+
+
+# White to move, 16 reds in play, and d4.1 is the only playable point: White
+# on d4 makes the pair b2-d4 (b2-d4-f6 is not full: f6 is black).
+FORCED = "WBRR/RRRR/RRRR/WBWB|RRB/R.R/WRR|../..|."
+
+
+def test_forced_losing_placement_when_nothing_else_is_left():
+    m = match(FORCED, 1, forbid_losing=True)
+    assert m.state.position.count(RED) == 16
+    assert [mv.text() for mv in m.legal_moves()] == ["Wd4.1"]
+    m.push("Wd4")
+    assert m.outcome().winners == (1,) and "short" in m.outcome().reason
+    # Without forbid_losing the move is legal anyway, with the same result.
+    assert outcome_after(FORCED, 1, "Wd4").winners == (1,)
+
+
+def test_a_red_left_keeps_the_losing_placement_forbidden():
+    # As FORCED, but g5 is black instead of red: a red ball is left to play.
+    m = match(FORCED.replace("/RRRR/WBWB", "/RRRB/WBWB"), 1, forbid_losing=True)
+    assert m.state.position.count(RED) == 15
+    assert [mv.text() for mv in m.legal_moves()] == ["Rd4.1"]
+    assert Move("Wd4.1") in load("spava").legal_moves(m.state)
 
 
 def test_finished_positions_from_text():
@@ -125,19 +182,21 @@ def _brute_perft(pos, mover, depth, forbid):
     if depth == 0:
         return 1
     own = (WHITE, BLACK)[mover]
-    total = 0
+    colours = (own, RED) if pos.count(RED) < 16 else (own,)
+    children = []
     for p in range(30):
-        if not pos.is_playable(p):
-            continue
-        for colour in (own, RED):
-            new = pos.place(p, colour)
-            decided = _brute_decision(new, own) if colour == own else None
-            if forbid and decided == "loss":
-                continue
-            if depth == 1:
-                total += 1
-            elif decided is None and new.count() < 30:
-                total += _brute_perft(new, 1 - mover, depth - 1, forbid)
+        if pos.is_playable(p):
+            for colour in colours:
+                new = pos.place(p, colour)
+                children.append((new, _brute_decision(new, own) if colour == own else None))
+    if forbid and any(decided != "loss" for _, decided in children):
+        children = [(new, decided) for new, decided in children if decided != "loss"]
+    total = 0
+    for new, decided in children:
+        if depth == 1:
+            total += 1
+        elif decided is None and new.count() < 30:
+            total += _brute_perft(new, 1 - mover, depth - 1, forbid)
     return total
 
 

@@ -6,7 +6,7 @@ import pytest
 
 import shibumi.games.splice  # noqa: F401  (registers the game)
 from conformance import check_declaration, check_playouts, check_random_games
-from shibumi import IllegalMoveError, Move, load
+from shibumi import IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import LEVEL, LINES, SUPPORTS
 from shibumi.position import BLACK, RED, WHITE, Position
@@ -96,6 +96,47 @@ def test_full_pyramid_without_a_line_is_a_draw():
     assert m.outcome().is_draw
 
 
+# -- the supply of red balls and the blocked pyramid -------------------------------
+
+RED_BOARD = "RRRR/RRRR/RRRR/RRRR"      # all 16 red balls of the set
+
+
+def test_red_is_offered_only_while_the_set_has_one_left():
+    m = match("RRRR/RRRR/RRRR/RRR." + EMPTY_UP, 2)
+    assert Move("Rg1") in m.legal_moves()
+    m.push("Rg1")                                    # the 16th red ball
+    assert [mv.colour for mv in m.legal_moves()] == [WHITE] * 9
+    with pytest.raises(IllegalMoveError):
+        m.push("Rb2")
+
+
+def test_position_text_with_too_many_reds_is_refused():
+    with pytest.raises(NotationError, match="16 red"):
+        load("splice").parse_state(RED_BOARD + "|R../.../...|../..|. 2")
+
+
+def test_no_ball_can_be_placed_is_a_draw():
+    # An all-red board under a level 1 of white and black only: no line anywhere.
+    # White's f2 fills level 1; the level-2 platforms then hold no red, and no
+    # red ball is left, so neither player can place anything.
+    m = match(RED_BOARD + "|WBW/BWB/WB.|../..|.", 2)
+    assert Move("Bf2") in m.legal_moves() and Move("Rf2") not in m.legal_moves()
+    m = match(RED_BOARD + "|WBW/BWB/WB.|../..|.", 1)
+    m.push("Wf2")
+    assert m.outcome().is_draw and "no ball can be placed" in m.outcome().reason
+    assert m.legal_moves() == []
+    for to_move in (1, 2):                           # from text, whoever is to move
+        state = load("splice").parse_state(RED_BOARD + f"|WBW/BWB/WBW|../..|. {to_move}")
+        assert state.result.is_draw
+
+
+def test_random_games_never_use_a_seventeenth_red():
+    g = load("splice")
+    for seed in range(200):
+        final = g.random_playout(g.initial_state(), random.Random(seed))
+        assert final.position.count(RED) <= 16
+
+
 def test_finished_positions_from_text():
     g = load("splice")
     assert g.parse_state("..../..../..../WRWR" + EMPTY_UP + " 2").result.winners == (0,)
@@ -109,7 +150,8 @@ def _brute_children(pos, mover):
     own = (WHITE, BLACK)[mover]
     for p in range(30):
         if pos.is_playable(p):
-            yield pos.place(p, RED)
+            if pos.count(RED) < 16:
+                yield pos.place(p, RED)
             if LEVEL[p] == 0 or RED in (pos.colour_at(q) for q in SUPPORTS[p]):
                 yield pos.place(p, own)
 
@@ -124,7 +166,7 @@ def _has_line(pos, colour):
 
 def _finished(pos, mover):
     return (_has_line(pos, (WHITE, BLACK)[mover]) or _has_line(pos, (BLACK, WHITE)[mover])
-            or pos.count() == 30)
+            or pos.count() == 30 or not any(_brute_children(pos, 1 - mover)))
 
 
 @lru_cache(maxsize=None)
@@ -167,3 +209,12 @@ def test_perft_on_the_platforms_against_brute_force(to_move):
     # players' own colours at first.
     state = load("splice").parse_state(f"{MIXED_BOARD}{EMPTY_UP} {to_move}")
     assert perft(load("splice"), 3, state) == _brute_perft(state.position, to_move - 1, 3)
+
+
+@pytest.mark.parametrize("to_move", [1, 2])
+def test_perft_into_a_blocked_pyramid_against_brute_force(to_move):
+    # Three level-1 points left open over an all-red board: once they are
+    # filled the pyramid is blocked (no red left, no red platform above).
+    state = load("splice").parse_state(RED_BOARD + f"|WBW/BW./B..|../..|. {to_move}")
+    assert state.result is None
+    assert perft(load("splice"), 4, state) == _brute_perft(state.position, to_move - 1, 4)

@@ -1,4 +1,5 @@
 """Spline+: placements and moves with drops, the longest-line rule, cycles."""
+import functools
 import itertools
 import math
 import random
@@ -9,10 +10,12 @@ from hypothesis import given, strategies as st
 import shibumi.games.spline_plus  # noqa: F401  (registers the game)
 from conformance import check_declaration, check_playouts, check_random_games
 from conftest import random_position
-from shibumi import IllegalMoveError, Move, load, parse_point
+from shibumi import IllegalMoveError, Move, NotationError, load, parse_point
 from shibumi.analysis import perft
+from shibumi.game import Game
 from shibumi.games.spline_plus import SUPERKO_BOUND, SplinePlusState
-from shibumi.geometry import LEVEL_MASK, LINES, SUPPORT_MASK, SUPPORTS, SYMMETRIES, points_of
+from shibumi.geometry import (LEVEL_MASK, LINE_MASKS, LINES, SUPPORT_MASK, SUPPORTS, SYMMETRIES,
+                              points_of)
 from shibumi.notation import transform_move
 from shibumi.position import BLACK, WHITE, Position
 
@@ -60,6 +63,10 @@ def test_book_example_black_loses_to_the_longer_white_line():
         board, level1, level2, _ = after.position.text().split("|")
         assert board.endswith("/WWWW") and level1 == ".B./.BW/.BB" and level2 == "../.."
         assert after.result.winners == (0,)          # White: 4 on the board beats 3
+    # Every place left for the lifted ball is an empty board hole: the one
+    # raised point it could reach, e3.2, rests on d2, which fell during the
+    # move.  Black puts it on a3.
+    assert {mv.target for mv in moves} == {parse_point(p) for p in ("a3", "a5", "a7", "g7")}
     m.push("c1>a3")
     assert m.outcome().winners == (0,) and "line of 4 beats" in m.outcome().reason
 
@@ -166,7 +173,8 @@ def _longest(pos, colour):
 def _brute_children(pos, mover, seen):
     """(new position, was a placement) for every legal action, from the rules text."""
     colour = (WHITE, BLACK)[mover]
-    found = [(pos.place(p, colour), True) for p in range(30) if pos.is_playable(p)]
+    found = [(pos.place(p, colour), True) for p in range(30)
+             if pos.is_playable(p) and pos.count(colour) < 16]
     for s in range(30):
         if pos.colour_at(s) != colour or pos.is_pinned(s):
             continue
@@ -243,7 +251,15 @@ def test_moves_match_the_rules_on_random_positions(seed, balls):
 
 def test_superko_bound_is_the_count_of_line_free_candidates():
     """max_length: stable two-colour positions with at most one ball of each colour
-    on level 2 (any two level-2 balls of one colour form a line)."""
+    on level 2 (any two level-2 balls of one colour form a line) and at most 16
+    balls of each colour."""
+    @functools.lru_cache(maxsize=None)
+    def colourings(balls, white_up, black_up):
+        """Colourings of `balls` board and level-1 balls within the supply, given
+        the white and black balls on level 2."""
+        return sum(math.comb(balls, w) for w in range(balls + 1)
+                   if w + white_up <= 16 and balls - w + black_up <= 16)
+
     total = 0
     level1, level2 = points_of(LEVEL_MASK[1]), points_of(LEVEL_MASK[2])
     for board in range(1 << 16):
@@ -253,8 +269,10 @@ def test_superko_bound_is_the_count_of_line_free_candidates():
                 occ = board | sum(1 << p for p in chosen)
                 open2 = sum(occ & SUPPORT_MASK[p] == SUPPORT_MASK[p] for p in level2)
                 balls = board.bit_count() + r1
-                # level 2: empty, one ball (2 colours) or two of different colours (2)
-                total += 2 ** balls * (1 + 2 * open2 + 2 * math.comb(open2, 2))
+                # level 2: empty, one ball (either colour) or two of different colours
+                total += (colourings(balls, 0, 0)
+                          + open2 * (colourings(balls, 1, 0) + colourings(balls, 0, 1))
+                          + 2 * math.comb(open2, 2) * colourings(balls, 1, 1))
     assert total == SUPERKO_BOUND == game().info.max_length
 
 
@@ -263,3 +281,106 @@ def test_random_games_are_short_in_practice():
     rng = random.Random(3)
     lengths = [g.length(g.random_playout(g.initial_state(), rng)) for _ in range(200)]
     assert max(lengths) < 400
+
+
+# -- the supply: 16 balls of each colour ------------------------------------------
+
+def _line_free_at_16(seed):
+    """A line-free stable position with 16 white balls, built by random placements
+    that never complete a line (None if it gets stuck)."""
+    def no_line(mask):
+        return not any(mask & m == m for m in LINE_MASKS)
+
+    rng = random.Random(seed)
+    pos = Position.empty()
+    while pos.count(WHITE) < 16:
+        options = [(p, c) for p in range(30) if pos.is_playable(p)
+                   for c in (WHITE, WHITE, BLACK) if no_line(pos.place(p, c).mask(c))]
+        if not options:
+            return None
+        pos = pos.place(*rng.choice(options))
+    return pos
+
+
+def test_a_player_with_16_balls_in_play_can_only_move_a_ball():
+    g = game()
+    pos = next(p for p in map(_line_free_at_16, itertools.count()) if p)
+    white = g.parse_state(f"{pos.text()} 1")
+    assert white.result is None and white.position.count(WHITE) == 16
+    assert g.legal_moves(white) and all(mv.kind == "move" for mv in g.legal_moves(white))
+    m = g.new_match(state=white)
+    with pytest.raises(IllegalMoveError):
+        m.push(Move.place(next(p for p in range(30) if pos.is_playable(p)), WHITE))
+    black = g.parse_state(f"{pos.text()} 2")
+    assert any(mv.kind == "place" for mv in g.legal_moves(black))
+
+
+def test_position_text_with_more_than_16_of_a_colour_is_refused():
+    with pytest.raises(NotationError, match="16"):
+        game().parse_state("WBWW/WWBW/WBWW/BWWW|WW./WB./W.W|../..|. 2")   # 17 white
+
+
+def test_without_history_a_player_at_16_always_has_a_move():
+    """The notes' case argument, checked on random line-free positions."""
+    g = game()
+    positions = [p for p in map(_line_free_at_16, range(300)) if p]
+    assert len(positions) > 60
+    for pos in positions:
+        assert g.legal_moves(SplinePlusState(pos, 0)), pos.text()
+    assert all(_brute_children(pos, 0, ()) for pos in positions[:10])
+
+
+# White has all 16 balls in play and Black has just placed a ball.  Black then
+# only moves balls, and after 16 actions each of White's possible moves (all
+# into the hole c1) would bring back a position seen since that placement.
+STUCK_START = "WWWB/WBWW/WWBW/BWWW|BWB/W.B/WBW|../..|."
+STUCK_GAME = ["b4>d4.1", "b6>b4", "f2>b6", "d2>c5.2", "a7>f2", "b6>e5.2", "g1>b6", "b4>d2",
+              "b2>b4", "f4>c5.2", "d4.1>f2", "d2>e5.2", "g1>c5.2", "g7>d2", "c1>f2", "c1>e5.2"]
+
+
+def test_superko_can_leave_a_player_at_16_without_a_move_and_they_lose():
+    g = game()
+    m = start(STUCK_START, 1)
+    for move in STUCK_GAME:
+        assert m.outcome() is None
+        m.push(move)
+    out = m.outcome()
+    assert out.winners == (1,) and "no legal move" in out.reason
+    pos, seen = m.state.position, m.state.seen
+    assert pos.count(WHITE) == 16 and len(seen) == 16
+    assert _longest(pos, WHITE) == _longest(pos, BLACK) == 0          # no line decided it
+    assert not _brute_children(pos, 0, seen)                         # every move repeats
+    assert _brute_children(pos, 0, ())                               # only history blocks
+    assert g.legal_moves(m.state) == []
+    # The text keeps the history, so reading it back finds the same end.
+    assert g.parse_state(g.state_text(m.state)).result == out
+    # Without the cycle rule the same game leaves White a move.
+    free = start(STUCK_START, 1, cycle="none")
+    for move in STUCK_GAME:
+        free.push(move)
+    assert free.outcome() is None and free.legal_moves()
+
+
+def test_perft_into_the_stuck_position_against_brute_force():
+    g = game()
+    m = start(STUCK_START, 1)
+    for move in STUCK_GAME[:13]:
+        m.push(move)
+    state = m.state                                   # Black to move, 13 positions seen
+    assert perft(g, 3, state) == _brute_perft(state.position, 1, state.seen, 3)
+
+
+def test_fast_playouts_handle_the_cap_like_the_generic_loop():
+    g = game()
+    m = start(STUCK_START, 1)
+    for move in STUCK_GAME[:-1]:
+        m.push(move)
+    stuck = g.apply(m.state, Move("c1>e5.2"))
+    fast = [g.random_playout(m.state, random.Random(s)) for s in range(300)]
+    slow = [Game.random_playout(g, m.state, random.Random(s)) for s in range(300)]
+    for runs in (fast, slow):
+        ends = [s for s in runs if "no legal move" in s.result.reason]
+        assert all(g.state_key(s) == g.state_key(stuck) for s in ends)
+        assert 5 <= len(ends) <= 45                   # Black finds c1>e5.2 one time in 14
+        assert all(max(s.position.count(WHITE), s.position.count(BLACK)) <= 16 for s in runs)
+    assert abs(sum(s.ply for s in fast) - sum(s.ply for s in slow)) / 300 < 2

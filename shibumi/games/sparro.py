@@ -25,7 +25,8 @@ def _mask(points) -> int:
     return sum(1 << p for p in points)
 
 
-#: Every line of three: straight runs on one level (rows, columns, diagonals)
+#: Every line of three: straight runs on one level (rows, columns, diagonals;
+#: diagonal balls do not touch, and every flat diagonal crosses the red core)
 #: and straight runs climbing a face or ridge of the pyramid.
 LINES3: tuple[int, ...] = tuple(_mask(run) for run in segments(3) + sloped_runs(3))
 LINES3_THROUGH: tuple[tuple[int, ...], ...] = tuple(
@@ -65,11 +66,17 @@ be in a corner.
 The game ends when all 24 balls are in (29 balls in all, everything but
 the apex). Each player scores one point for every line of three balls of
 their colour, counting overlapping lines separately: a straight row of four
-is two lines of three. A line is three neighbouring balls in a straight
-line: along a row, column or diagonal of one level, or climbing straight up
-a face or ridge of the pyramid (for example a1, b2 and c3 on level 2). Runs
-that look straight only from above but bend between levels do not count.
-Red balls belong to nobody.
+is two lines of three. A line is three of your balls on three consecutive
+points of one straight line, in one of three ways:
+
+* along a row or column of one level, where the three balls touch;
+* along a diagonal of one level (a1, c3 and e5 on the board, say), where
+  the balls sit one diagonal step apart and do not touch;
+* climbing straight up a face or ridge of the pyramid, each ball resting
+  on the one before (for example a1, b2 and c3 on level 2).
+
+Runs that look straight only from above but bend between levels do not
+count. Red balls belong to nobody.
 
 Most points wins. On equal points the last player who made a line wins, and
 if nobody made any line Black wins. A spare ball as a token keeps track:
@@ -87,11 +94,14 @@ its holder wins.
   level, and lines climbing a level at each step along a face or ridge
   (geometry.segments(3) and geometry.sloped_runs(3)). We do not count runs
   that only look straight from above and zigzag between two levels: the book
-  introduces that looser notion later as Sploof's innovation. With the red
-  core in place every flat diagonal and every line through the centre holds
-  a red ball, and lines through the apex never fill, so 24 lines can score:
-  the 8 runs of three along the board's edges, the 4 edges of level 1, and
-  12 lines climbing from an edge hole through level 1 to level 2.
+  introduces that looser notion later as Sploof's innovation.
+* Flat diagonals are counted by the code, but none can ever score: each of
+  the ten diagonal runs of three on one level (eight on the board, two on
+  level 1) passes through a point of the red core. The same holds for every
+  other line through the centre, and lines through the apex never fill, so
+  24 lines can score: the 8 runs of three along the board's edges, the 4
+  edges of level 1, and 12 lines climbing from an edge hole through level 1
+  to level 2.
 * A line of four scores two; a ball can be in several lines.
 * The opening rule constrains only Black's first ball. At that moment only
   holes are playable, so "non-corner" means one of the eight edge holes that

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import LEVEL, LINES_THROUGH, NUM_POINTS, POINTS, points_of, segments
 from ..notation import Move
@@ -10,6 +11,8 @@ from ..registry import register
 from .placement import PLACE_MOVES, playable_points
 
 COLOURS = (WHITE, BLACK)
+#: Red balls in a set: red is offered only while fewer than this are in play.
+RED_BALLS = 16
 
 
 def _short_runs_through():
@@ -67,7 +70,8 @@ class Spava(Game):
     rules = """\
 Two players, White then Black, start with an empty board. On your turn put
 one ball, of your own colour or a neutral red one, on any playable point
-(an empty hole, or the hollow on top of four touching balls).
+(an empty hole, or the hollow on top of four touching balls). There are 16
+red balls; once they are all in play, only your own colour is left.
 
 You win by completing a full-length line of your own colour on any level:
 4 in a row on the board, 3 on level 1, 2 on level 2, along a row, a column
@@ -84,8 +88,8 @@ A full pyramid with neither is a draw.
 * A losing move is legal and loses at once (the book says the player
   loses). The Italian newsletter puts it as "Black cannot play d6";
   `spava(forbid_losing=True)` plays that reading, where a move that would
-  lose may not be made (a red ball is always safe, so a player always has
-  a move).
+  lose may not be made, as long as the player has another move (see the
+  supply note for when they have none).
 * Winning beats losing within one move: completing a full line wins even
   if the same ball also makes a line one short elsewhere. This follows
   Yavalath, where the rule comes from (four wins even when three appears
@@ -103,21 +107,42 @@ A full pyramid with neither is a draw.
   Black playing d6 next to b4 makes the losing diagonal pair b4-d6.
 * A full pyramid without a decision is a draw; it can happen (level 2 may
   hold one white, one black and two red balls).
-* The set holds 16 red balls; the engine does not limit the supply.
+* Supply. A set has 16 balls of each colour, and the engine keeps to it:
+  a red ball is offered only while fewer than 16 red balls are in play
+  (without the limit, about 7% of random games would need a 17th red, and
+  nearly half of them with `forbid_losing=True`). White and Black never
+  run short: the pyramid has 30 points and the players alternate, so each
+  puts at most 15 balls of their own colour in play. Position text with
+  more than 16 red balls is refused.
+* Once the 16 red balls are in play, `forbid_losing=True` can leave a
+  player whose every placement of their own colour would make a short
+  line, and nothing else to play. Such a player is not stuck: when every
+  placement loses, the losing placements are legal again, and the player
+  must make one and lose (the book's reading, where a losing move is
+  allowed and loses); this ends about one random game in seven under
+  `forbid_losing=True`. Without `forbid_losing` a player always has every
+  playable point for their own colour, so nobody is ever without a move.
 """
 
     def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
         if state.result is not None:
             return []
-        points = playable_points(state.position.occupied)
+        position = state.position
+        points = playable_points(position.occupied)
         colour = COLOURS[state.to_move]
         own = PLACE_MOVES[colour]
+        red_left = position.red.bit_count() < RED_BALLS
         if self.params["forbid_losing"]:
-            mine = state.position.mask(colour)
+            mine = position.mask(colour)
             moves = [own[p] for p in points if not self._loses(mine | 1 << p, p)]
+            if not moves and not red_left:
+                # No red ball left and every placement loses: the player must
+                # make one of them (see the notes).
+                moves = [own[p] for p in points]
         else:
             moves = [own[p] for p in points]
-        moves.extend(PLACE_MOVES[RED][p] for p in points)
+        if red_left:
+            moves.extend(PLACE_MOVES[RED][p] for p in points)
         return moves
 
     @staticmethod
@@ -143,6 +168,12 @@ A full pyramid with neither is a draw.
         if decision == LOSS:
             return Outcome((1 - mover,), f"{name} made a line one ball short, and loses")
         return None
+
+    def state_from(self, position, to_move, extras):
+        if position.red.bit_count() > RED_BALLS:
+            raise NotationError(f"Spava: the set has {RED_BALLS} red balls; this position "
+                                f"has {position.red.bit_count()}")
+        return super().state_from(position, to_move, extras)
 
     def settle(self, state: State) -> State:
         """A position from text: the last mover's lines decide, else the other's."""

@@ -15,12 +15,14 @@ from ..registry import register
 from .placement import PLACE_MOVES, playable_points, uniform_index
 
 COLOURS = (WHITE, BLACK)
+#: Balls of each colour in a set: a player with this many in play can only move.
+BALLS = 16
 
 #: A proven bound on the number of actions under superko (see the notes and
 #: tests/test_game_spline_plus.py, which recomputes it): every position met
-#: before the end is a distinct stable two-colour position with at most one
-#: ball of each colour on level 2.
-SUPERKO_BOUND = 11_063_595_617
+#: before the end is a distinct stable two-colour position with at most 16
+#: balls of each colour and at most one ball of each colour on level 2.
+SUPERKO_BOUND = 10_570_610_553
 
 
 def longest_line(mine: int) -> int:
@@ -89,6 +91,10 @@ colour alone wins for your opponent.
 A turn may not bring back a position already seen since the last new ball
 was put in play, so the game cannot go round in circles (see the notes
 for the other choices).
+
+Each player has the 16 balls of their colour: once all of yours are in
+play, your turn must be a move of a ball. A player with no legal turn
+loses.
 """
     notes = """\
 * Who wins when several lines appear. The book's rule is followed (a
@@ -112,23 +118,50 @@ for the other choices).
   stop two players from shuffling free balls back and forth for ever. The
   default, `cycle="superko"`, forbids any turn that recreates a position
   seen earlier in the game (only positions since the last placement can
-  recur, since a placement adds a ball). Under superko every game ends, and
-  nobody is ever stuck: a position with no line has at most one ball of
-  each colour on level 2 (any two level-2 points form a line), so the
-  pyramid is never full and a new ball can always be placed. `cycle="ko"`
-  (no turn may recreate the position its mover left last time) and
-  `cycle="none"` (the book's text alone) are offered; under them a game
-  can in principle go on for ever. Ko catches little here: to rebuild the
-  position you left last turn you would have to undo your opponent's move,
-  and you may only move your own balls.
-* Length. Under superko each position of a game is a distinct stable
-  two-colour position without a line, so the number of such positions
-  bounds the length: `max_length` is that bound (computed by counting
-  stable positions with at most one ball of each colour on level 2), not a
-  length any real game approaches.
+  recur, since a placement adds a ball), and under it every game ends.
+  `cycle="ko"` (no turn may recreate the position its mover left last
+  time) and `cycle="none"` (the book's text alone) are offered; under them
+  a game can in principle go on for ever. Ko catches little here: to
+  rebuild the position you left last turn you would have to undo your
+  opponent's move, and you may only move your own balls.
+* Supply. A set has 16 balls of each colour, and a player with 16 in play
+  may only move a ball (the book never says what happens then; this is
+  the physical limit). Position text with more than 16 of a colour is
+  refused.
+* Being stuck. A player below 16 balls always has a placement: a
+  position with no line has at most one ball of each colour on level 2
+  (any two level-2 points form a line), so the apex stays empty and the
+  pyramid is never full. A player at 16 with no history to respect also
+  always has a move, by cases. A ball of theirs on level 2 can go to any
+  playable point. With none there, every ball of theirs on level 1 is
+  unpinned (it carries at most the opponent's one level-2 ball). If a hole
+  is empty, such a ball can go into it, and without one all 16 balls
+  would be on a board that has a hole. If the board is full and a level-1
+  point is empty, a level-1 ball can go there, and without one the board
+  would hold 16 balls of one colour. If the board and level 1 are full,
+  every level-1 ball except d4.1 has an empty level-2 point to go to
+  (d4.1 alone carries all four, and a ball dropped into its place bars
+  them all), so the other 15 balls would be on the board, which then
+  holds a line. The tests check this on random positions.
+* Superko, however, can take every move away from a player at 16: the
+  tests replay a game where Black, moving balls rather than placing,
+  leaves White at 16 balls with every possible move barred as a repeat.
+  A random search from positions with a player at 16 found such games;
+  random games from the start hardly ever get there (in 1,000 of them no
+  player had more than 13 balls in play). The rule chosen: a player with
+  no legal turn loses, and the game ends as soon as the player to move is
+  in that state. A pass would need a cycle rule of its own; losing
+  matches games such as Sploof, where a player who cannot move loses.
+* Length. Under superko the positions of a game are distinct (the ball
+  count never falls, and positions with the same count come after the same
+  placement, where superko keeps them apart), and all but the last are
+  stable two-colour positions without a line, with at most 16 balls of a
+  colour and at most one of each colour on level 2. Counting those bounds
+  the length: `max_length` is that count, not a length any real game
+  approaches. The supply limit lowered it from 11,063,595,617 to
+  10,570,610,553; a game that ends with a player stuck obeys the same
+  bound.
 * Hidden balls count in lines, as in Spline.
-* The set holds 16 balls of each colour; the rules never limit the
-  supply, and neither does the engine.
 """
 
     def __init__(self, **params) -> None:
@@ -154,7 +187,10 @@ for the other choices).
             return []
         colour = COLOURS[state.to_move]
         position = state.position
-        moves = [PLACE_MOVES[colour][p] for p in playable_points(position.occupied)]
+        if position.mask(colour).bit_count() < BALLS:
+            moves = [PLACE_MOVES[colour][p] for p in playable_points(position.occupied)]
+        else:
+            moves = []
         rule = self.params["cycle"]
         history = state.seen + (position,)
         banned = set(history) if rule == SUPERKO else ()
@@ -174,7 +210,19 @@ for the other choices).
             position, _ = relocate(state.position, move.point, move.target)
             result = self.result_after(position, mover)
             seen = () if self.params["cycle"] == NONE else state.seen + (state.position,)
-        return SplinePlusState(position, 1 - mover, result, move, state.ply + 1, seen)
+        after = SplinePlusState(position, 1 - mover, result, move, state.ply + 1, seen)
+        return self._stuck(after) if result is None else after
+
+    def _stuck(self, state: State) -> State:
+        """The state, finished if the player to move is at the cap with no move."""
+        if state.position.mask(COLOURS[state.to_move]).bit_count() < BALLS \
+                or self.legal_moves(state):
+            return state
+        return replace(state, result=self._stuck_outcome(state.to_move))
+
+    def _stuck_outcome(self, player: int) -> Outcome:
+        return Outcome((1 - player,), f"{self.player_name(player)} has all {BALLS} balls "
+                                      f"in play and no legal move")
 
     def random_playout(self, state: State, rng: random.Random) -> State:
         """Uniformly random games on raw masks (superko only; else the generic loop).
@@ -182,6 +230,8 @@ for the other choices).
         Each step draws uniformly among placements and all relocations; a
         relocation barred by superko is redrawn, which keeps the draw uniform
         over the legal moves (a placement is always legal, so redraws end).
+        A player at the cap has no placement, so their barred relocations are
+        struck out before the draw, and none left means the game is over.
         """
         if state.result is not None or self.params["cycle"] != SUPERKO:
             return super().random_playout(state, rng)
@@ -191,10 +241,12 @@ for the other choices).
         history = [(p.white, p.black) for p in state.seen]
         seen = set(history)
         seen.add((masks[0], masks[1]))
+        move = state.last
         while True:
             mine, theirs = masks[mover], masks[1 - mover]
             occ = mine | theirs
-            places = playable_points(occ)
+            capped = mine.bit_count() >= BALLS
+            places = () if capped else playable_points(occ)
             options = []          # (source, lifted own mask, lifted enemy mask, targets)
             total = len(places)
             for source in points_of(mine):
@@ -214,9 +266,19 @@ for the other choices).
                 targets = _playable(own | other) & ~fell
                 if not fell:
                     targets &= ~(1 << source)
+                if capped:        # no placement to fall back on: drop banned targets
+                    for target in points_of(targets):
+                        key = (own | 1 << target, other) if mover == 0 \
+                            else (other, own | 1 << target)
+                        if key in seen:
+                            targets &= ~(1 << target)
                 if targets:
                     options.append((source, own, other, targets))
                     total += targets.bit_count()
+            if not total:         # at the cap with no legal move
+                position = Position.from_masks(masks[0], masks[1])
+                return SplinePlusState(position, mover, self._stuck_outcome(mover), move, ply,
+                                       tuple(Position.from_masks(w, b) for w, b in history))
             while True:
                 k = pick(total)
                 if k < len(places):
@@ -303,11 +365,13 @@ for the other choices).
                                     f"seen=<hex>,<hex>...; got {token!r}") from None
         if position.red:
             raise NotationError("Spline+ uses white and black balls only")
+        if max(position.count(WHITE), position.count(BLACK)) > BALLS:
+            raise NotationError(f"Spline+: the set has {BALLS} balls of each colour")
         return self.settle(SplinePlusState(position, to_move, None, None, ply, seen))
 
     def settle(self, state: State) -> State:
         result = self.result_after(state.position, 1 - state.to_move)
         if result is None:
-            return state
+            return self._stuck(state)
         return SplinePlusState(state.position, state.to_move, result, state.last,
                                state.ply, state.seen)

@@ -142,8 +142,8 @@ nowhere to place it) and no red ball can be taken.
 * Length. A red ball taken off never comes back, so there are at most 12
   removals; each player can place at most two balls plus two per removal
   they made. A game therefore lasts at most 12 + (4 + 2 x 12) = 40 actions
-  and cannot cycle. The bound is met: about one random game in seventy
-  lasts exactly 40 actions.
+  and cannot cycle. The bound is met: about one random game in fifty
+  lasts exactly 40 actions (770 of 40,000 in a measurement, just under 2%).
 """
 
     def __init__(self, **params) -> None:
