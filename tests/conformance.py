@@ -6,6 +6,8 @@ import random
 
 from shibumi import TERMINAL, load
 from shibumi.game import CHANCE, SIMULTANEOUS, Game
+from shibumi.geometry import SYMMETRIES
+from shibumi.notation import transform_move
 
 
 def check_declaration(name):
@@ -51,6 +53,31 @@ def check_random_games(name, seeds=range(40), **params):
         while match.history:
             match.pop()
         assert match.state == game.new_match(seed=seed).state
+
+
+def random_walk(game, seed, steps):
+    """The state after up to `steps` uniformly random actions from the start."""
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(steps):
+        if game.is_terminal(state):
+            break
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    return state
+
+
+def check_symmetries(game, state, indices=None):
+    """Each symmetry (default: the game's own) maps legal moves and outcome along
+    with the whole state; returns the images for further checks."""
+    moves = set(game.legal_moves(state))
+    images = []
+    for index in game.symmetries if indices is None else indices:
+        perm = SYMMETRIES[index]
+        image = game.transform_state(state, perm)
+        assert set(game.legal_moves(image)) == {transform_move(m, perm) for m in moves}
+        assert game.outcome(image) == game.outcome(state)
+        images.append(image)
+    return images
 
 
 def check_terminal_play(name, seed=0):

@@ -5,11 +5,11 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.spaiji  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
+from conformance import (check_declaration, check_playouts, check_random_games,
+                         check_symmetries, random_walk)
 from shibumi import IllegalMoveError, load
 from shibumi.analysis import perft
-from shibumi.geometry import SYMMETRIES
-from shibumi.notation import parse_point, transform_move
+from shibumi.notation import parse_point
 from shibumi.position import BLACK, WHITE, Position
 
 
@@ -157,17 +157,8 @@ def test_random_games_sometimes_end_blocked():
 @given(st.integers(0, 2 ** 32), st.integers(0, 29))
 def test_all_eight_symmetries_keep_moves_and_results(seed, steps):
     game = load("spaiji")
-    rng = random.Random(seed)
-    s = game.initial_state()
-    for _ in range(steps):
-        if game.is_terminal(s):
-            break
-        s = game.apply(s, rng.choice(game.legal_moves(s)))
-    moves = set(game.legal_moves(s))
-    for perm in SYMMETRIES:
-        image = game.transform_state(s, perm)
-        assert set(game.legal_moves(image)) == {transform_move(m, perm) for m in moves}
-        assert game.outcome(image) == game.outcome(s)
+    s = random_walk(game, seed, steps)
+    for image in check_symmetries(game, s, range(8)):
         # the same image read back from text (the turn's first ball moved too)
         again = game.parse_state(game.state_text(image))
         assert game.state_key(again) == game.state_key(image)

@@ -5,12 +5,13 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.spice  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
+from conformance import (check_declaration, check_playouts, check_random_games,
+                         check_symmetries, random_walk)
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
 from shibumi.games.spice import largest_group
-from shibumi.geometry import INTERIOR_MASK, SYMMETRIES
-from shibumi.notation import parse_point, transform_move
+from shibumi.geometry import INTERIOR_MASK
+from shibumi.notation import parse_point
 from shibumi.position import BLACK, EMPTY, RED, Position
 
 START = "..../.RR./.RR./....|.../.R./...|../..|."
@@ -181,17 +182,7 @@ def test_no_turn_lowers_the_ball_count_and_games_end_within_the_bound(seed):
 @given(st.integers(0, 2 ** 32), st.integers(0, 40))
 def test_all_eight_symmetries_keep_moves_and_results(seed, steps):
     game = load("spice")
-    rng = random.Random(seed)
-    s = game.initial_state()
-    for _ in range(steps):
-        if game.is_terminal(s):
-            break
-        s = game.apply(s, rng.choice(game.legal_moves(s)))
-    moves = set(game.legal_moves(s))
-    for perm in SYMMETRIES:
-        image = game.transform_state(s, perm)
-        assert set(game.legal_moves(image)) == {transform_move(m, perm) for m in moves}
-        assert game.outcome(image) == game.outcome(s)
+    check_symmetries(game, random_walk(game, seed, steps), range(8))
 
 
 # -- perft, cross-checked by an independent brute force ---------------------

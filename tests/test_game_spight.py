@@ -5,13 +5,14 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.spight  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
+from conformance import (check_declaration, check_playouts, check_random_games,
+                         check_symmetries)
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
 from shibumi.games.spight import KNIGHT_JUMPS, KNIGHT_STEPS, START
 from shibumi.geometry import FLAT_NEIGHBOURS, LEVEL, SUPPORTS, SYMMETRIES
 from shibumi.mechanics import relocate
-from shibumi.notation import parse_point, point_name, transform_move
+from shibumi.notation import parse_point, point_name
 from shibumi.position import BLACK, EMPTY, WHITE, Position
 
 
@@ -253,13 +254,7 @@ def test_no_spight_move_puts_a_ball_on_one_that_just_dropped(seed):
 @given(st.integers(0, 2 ** 32), st.integers(1, 30))
 def test_declared_symmetries_keep_moves_and_results(seed, count):
     game = load("spight")
-    s = random_states(seed, count)[-1]
-    moves = set(game.legal_moves(s))
-    for index in game.symmetries:
-        perm = SYMMETRIES[index]
-        image = game.transform_state(s, perm)
-        assert set(game.legal_moves(image)) == {transform_move(m, perm) for m in moves}
-        assert game.outcome(image) == game.outcome(s)
+    check_symmetries(game, random_states(seed, count)[-1])
     # the quarter turn swaps the colours of the start: not a symmetry
     assert START.transform(SYMMETRIES[1]) != START
 

@@ -343,8 +343,8 @@ def test_perft_from_the_start():
 
 
 def test_symmetries_keep_the_legal_moves():
-    # The shared property test rebuilds states from the position alone; Spire's
-    # states also carry the red-placed flag, so the check is made here on whole states.
+    # Both variants, on whole states rebuilt from the turned position (the
+    # red-placed flag must survive); the shared property test covers the default.
     import dataclasses
     from shibumi.geometry import SYMMETRIES
     from shibumi.notation import Move

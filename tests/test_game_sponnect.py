@@ -5,12 +5,12 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.sponnect  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
+from conformance import (check_declaration, check_playouts, check_random_games,
+                         check_symmetries, random_walk)
 from shibumi import IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
 from shibumi.game import TERMINAL
-from shibumi.geometry import INTERIOR_MASK, SYMMETRIES, points_of
-from shibumi.notation import transform_move
+from shibumi.geometry import INTERIOR_MASK, points_of
 from shibumi.position import BLACK, RED, WHITE, Position, group_of
 
 START = "..../.RR./.RR./....|.../.R./...|../..|."
@@ -171,18 +171,7 @@ def test_every_finished_game_has_exactly_one_winner(seed):
 @given(st.integers(0, 2 ** 32), st.integers(0, 40))
 def test_declared_symmetries_keep_moves_and_results(seed, steps):
     game = load("sponnect")
-    rng = random.Random(seed)
-    s = game.initial_state()
-    for _ in range(steps):
-        if game.is_terminal(s):
-            break
-        s = game.apply(s, rng.choice(game.legal_moves(s)))
-    moves = set(game.legal_moves(s))
-    for index in game.symmetries:
-        perm = SYMMETRIES[index]
-        image = game.transform_state(s, perm)
-        assert set(game.legal_moves(image)) == {transform_move(m, perm) for m in moves}
-        assert game.outcome(image) == game.outcome(s)
+    check_symmetries(game, random_walk(game, seed, steps))
 
 
 # -- perft, cross-checked by an independent brute force ---------------------
