@@ -146,3 +146,69 @@ def playouts(game: Game, seconds: float = 1.0, seed: int = 0,
             stats.wins[" and ".join(game.player_name(p) for p in outcome.winners)] += 1
     stats.seconds = time.perf_counter() - start
     return stats
+
+
+@dataclass
+class SelfPlayStats:
+    """Random self-play, game by game: what the rule book's "by the numbers" shows.
+
+    ``lengths[i]`` is the number of actions of game ``i``; ``winners[i]`` its
+    winning players (empty for a draw); ``branching[k]`` the number of choices
+    met at action ``k``, over every game that lasted that long.
+    """
+    game: str
+    seed: int
+    lengths: list[int] = field(default_factory=list)
+    winners: list[tuple[int, ...]] = field(default_factory=list)
+    branching: list[list[int]] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return len(self.lengths)
+
+    @property
+    def draws(self) -> int:
+        return sum(1 for w in self.winners if not w)
+
+    def win_rate(self, player: int) -> float:
+        """Share of games the player won (a shared win counts for each winner)."""
+        return sum(1 for w in self.winners if player in w) / self.games if self.games else 0.0
+
+    def mean_branching(self) -> list[float]:
+        """Average number of choices at each action number."""
+        return [sum(b) / len(b) for b in self.branching]
+
+    def overall_branching(self) -> float:
+        """Average number of choices per decision, over every decision met."""
+        total = sum(sum(b) for b in self.branching)
+        count = sum(len(b) for b in self.branching)
+        return total / count if count else 0.0
+
+
+def self_play(game: Game, games: int = 300, seed: int = 0,
+              progress=None) -> SelfPlayStats:
+    """Play ``games`` uniformly random games from the start, recording each.
+
+    Deterministic for a given seed.  ``progress``, if given, wraps the range
+    of game numbers (``tqdm.tqdm`` for a progress bar).
+
+    >>> from shibumi import load
+    >>> stats = self_play(load('spline'), games=20, seed=1)
+    >>> stats.games, stats.branching[0][0]
+    (20, 16)
+    """
+    rng = random.Random(seed)
+    stats = SelfPlayStats(game=repr(game), seed=seed)
+    numbers = range(games) if progress is None else progress(range(games))
+    for _ in numbers:
+        state = game.initial_state(rng)
+        start = game.length(state)
+        while game.current_player(state) != TERMINAL:
+            k = game.length(state) - start
+            if k == len(stats.branching):
+                stats.branching.append([])
+            stats.branching[k].append(_branching(game, state))
+            state = game.random_step(state, rng)
+        stats.lengths.append(game.length(state) - start)
+        stats.winners.append(tuple(game.outcome(state).winners))
+    return stats
