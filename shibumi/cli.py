@@ -86,6 +86,9 @@ def _cmd_verify(args) -> None:
 
 def _cmd_solve(args) -> None:
     """Solve a game from its start under perfect play."""
+    if args.game == "spuzzle":
+        _solve_spuzzle(args)
+        return
     from .maths.solve import solve_spline
     result = solve_spline(progress=_progress_bar(not args.json, "first moves", "class"))
     if args.json:
@@ -96,6 +99,23 @@ def _cmd_solve(args) -> None:
     print(f"Spline under perfect play: {who} wins; the game ends with ball "
           f"{result['length']}.")
     print("Principal variation: " + " ".join(result["principal_variation"]))
+    print(f"({result['nodes']:,} nodes in {result['seconds']:.1f} s)")
+
+
+def _solve_spuzzle(args) -> None:
+    """The solitaire's highest possible score, with an optimal final position."""
+    from .maths.spuzzle import solve_spuzzle
+    result = solve_spuzzle(progress=_progress_bar(not args.json, "gap sets", "set"))
+    if args.json:
+        keys = ("score", "gaps", "position", "line", "refuted", "nodes", "seconds")
+        print(json.dumps({k: result[k] for k in keys}))
+        return
+    print(f"Spuzzle: the highest possible score is {result['score']}.")
+    refuted = ", ".join(str(s) for s in result["refuted"])
+    print(f"No arrangement of {refuted} balls avoids a group of three.")
+    print(f"An optimal final position, empty at {' '.join(result['gaps'])}: "
+          f"{result['position']}")
+    print("Placed in this order: " + " ".join(result["line"]))
     print(f"({result['nodes']:,} nodes in {result['seconds']:.1f} s)")
 
 
@@ -159,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_verify)
     p = sub.add_parser("solve", help="solve a game under perfect play")
-    p.add_argument("game", choices=["spline"])
+    p.add_argument("game", choices=["spline", "spuzzle"])
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_solve)
     p = sub.add_parser("playouts", help="statistics of uniformly random games")

@@ -16,6 +16,10 @@ CATALOGUE = (
     "spyramid",
     # Completion
     "spire", "spinimax", "splastwo",
+    # Counting
+    "spodd",
+    # Puzzle
+    "spuzzle",
 )
 
 for _name in CATALOGUE:
