@@ -151,3 +151,39 @@ def test_span_sides_are_the_board_edges():
     G = contact_graph()
     for side, mask in SIDE_MASK.items():
         assert {v for v in G if side in G.nodes[v]["sides"]} == set(points_of(mask))
+
+
+def test_visible_graph_of_every_position_is_drawn_plane_from_above():
+    from conftest import random_position
+    from shibumi.position import Position
+    from shibumi.geometry import ALL_MASK
+    full = graphs.position_graph(Position.from_masks(white=ALL_MASK))
+    assert {frozenset(e) for e in full.edges()} == {frozenset(e) for e in contact_graph().edges()}
+    crossed = 0
+    for seed in range(400):
+        pos = random_position(seed, 5 + seed % 26)
+        G = graphs.position_graph(pos)
+        assert graphs.straight_line_crossings(G) == [], pos
+        # without the visibility rule the same drawing does cross (or stacks two balls)
+        crossed += bool(graphs.straight_line_crossings(graphs.position_graph(pos, False)))
+    assert crossed > 100
+
+
+def test_face_names_and_drawings():
+    names = graphs.face_names()
+    assert len(names) == 36 == len(set(names)) and "c3.2 e3.2 d4.3" in names
+    assert all(len(n.split()) == 3 for n in names)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    graphs.draw_board(ax)
+    graphs.draw_contact_graph(ax, faces_shaded=True)
+    graphs.draw_dual(ax)
+    n_lines = len(ax.lines)
+    assert n_lines == 60 + 72            # one segment per contact and per wall
+    fig2, ax2 = plt.subplots()
+    graphs.draw_conhex(ax2, highlight=[0])
+    assert len(ax2.patches) == 41 + 4    # a polygon per cell, the corner cells twice
+    assert len(ax2.lines) == 104
+    plt.close("all")

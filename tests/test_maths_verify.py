@@ -108,3 +108,27 @@ def test_hidden_contacts_full_count():
     assert r["colourings"] == 2 ** 30
     assert r["white_visible_black_physical"] == r["black_visible_white_physical"] == 193040942
     assert r["both"] == 386081884
+
+
+def test_census_is_both_counts_in_one_pass():
+    blocks = [0, 13, 31]
+    r = verify.census(blocks=blocks)
+    assert r["span"] == verify_span(blocks=blocks)
+    h = hidden_contacts_counterexamples(blocks=blocks)
+    for key in ("colourings", "exterior_colourings", "white_visible_black_physical",
+                "black_visible_white_physical", "both"):
+        assert r["hidden"][key] == h[key]
+    assert r["hidden"]["both"] > 0 and r["span"]["both"] == r["span"]["neither"] == 0
+    one = verify.census(blocks=blocks, players=(0,))
+    assert one["span"] == r["span"] and one["hidden"]["both"] is None
+    assert one["hidden"]["white_visible_black_physical"] == h["white_visible_black_physical"]
+    assert one["hidden"]["black_visible_white_physical"] is None
+
+
+@pytest.mark.slow
+def test_census_full():
+    r = verify.census()
+    assert r["span"] == {"colourings": 2 ** 25, "white": 2 ** 24, "black": 2 ** 24,
+                         "both": 0, "neither": 0}
+    assert r["hidden"]["both"] == 386081884
+    assert r["hidden"]["white_visible_black_physical"] == 193040942

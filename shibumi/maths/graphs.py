@@ -24,7 +24,11 @@ graph with networkx and checks, by computation rather than by picture:
 * with every physical contact counted (all 30 balls, 96 contacts) the graph is not
   planar (:func:`is_planar_all_contacts`, :func:`all_contacts_kuratowski`);
 * the ConHex board (:func:`conhex_graph`) compared with the pyramid
-  (:func:`conhex_comparison`).
+  (:func:`conhex_comparison`);
+* the visible contacts of any position (:func:`position_graph`), whose top view
+  never has crossings, the faces as text (:func:`face_names`), and matplotlib
+  drawings over the board (:func:`draw_board`, :func:`draw_contact_graph`,
+  :func:`draw_dual`, :func:`draw_conhex`; matplotlib is imported only there).
 
 ConHex, by Michail Antonow (2002), is played on a square board of 41 cells with
 69 holes: 16 edge cells with three holes each, a centre cell with five holes
@@ -58,7 +62,7 @@ from itertools import combinations
 import networkx as nx
 
 from ..geometry import (ALL_MASK, CENTRE, CONTACTS, INTERIOR_MASK, LEVEL, ON_SIDES,
-                        POINTS, PROJECTION, SIDES)
+                        POINTS, PROJECTION, SIDES, points_of)
 from ..notation import point_name
 from ..position import hidden_mask, linked
 
@@ -66,6 +70,8 @@ __all__ = [
     "contact_graph", "pyramid_contact_graph", "planar_embedding", "faces",
     "dual_graph", "non_trivalent", "sided_graph", "is_planar_all_contacts",
     "all_contacts_kuratowski", "conhex_cells", "conhex_graph", "conhex_comparison",
+    "position_graph", "face_names", "draw_board", "draw_contact_graph", "draw_dual", "draw_conhex",
+    "LEVEL_COLOURS",
 ]
 
 #: Top-view positions of the four side vertices of :func:`sided_graph`, far enough
@@ -627,3 +633,154 @@ def conhex_comparison() -> dict:
         "shibumi_faces_are_inner_holes": faces_in,
         "conhex_trivalent": set(counts) == {1, 3} and counts[1] == 5,
     }
+
+
+def position_graph(position, visible_only: bool = True) -> nx.Graph:
+    """The contact graph of any position: its balls (those in view, by default) and
+    the contacts that count (:func:`shibumi.position.linked`), with the attributes
+    of :func:`contact_graph` plus ``colour`` (the engine's colour number).
+
+    With ``visible_only`` the top view draws it without crossings for every stable
+    position (tested on random positions): a ball two levels under another is
+    hidden, so no two visible balls share a spot, and the one kind of crossing the
+    grid allows, a flat contact under the flat contact of the two balls above it,
+    is exactly the one the overpass rule removes.
+    """
+    occ = position.occupied
+    hidden = hidden_mask(occ) if visible_only else 0
+    G = nx.Graph(name="position contacts")
+    for p in POINTS:
+        if occ >> p & 1 and not hidden >> p & 1:
+            G.add_node(p, name=point_name(p), level=LEVEL[p], pos=PROJECTION[p],
+                       xyz=CENTRE[p], sides=frozenset(ON_SIDES[p]),
+                       colour=position.colour_at(p))
+    for p in list(G):
+        for q in points_of(linked(p, occ, visible_only)):
+            if q > p and q in G:
+                G.add_edge(p, q, kind="flat" if LEVEL[p] == LEVEL[q] else "vertical")
+    return G
+
+
+# ---------------------------------------------------------------------------
+# Listing and drawing (matplotlib, imported only when drawing)
+# ---------------------------------------------------------------------------
+
+#: Colours of the balls of each level in the drawings (board to apex).
+LEVEL_COLOURS = ("#8c6d46", "#2f6db5", "#2e9e44", "#c0392b")
+
+
+def face_names(G: nx.Graph | None = None) -> list[str]:
+    """The inner faces of the visible contact graph as text, e.g. ``'a1 b2 c1'``,
+    corners ordered by level then name, faces sorted.  (36 faces for the pyramid.)"""
+    G = contact_graph() if G is None else G
+    out = []
+    for f in faces(G)["inner"]:
+        corners = sorted(f, key=lambda v: (G.nodes[v]["level"], G.nodes[v]["name"]))
+        out.append(" ".join(G.nodes[v]["name"] for v in corners))
+    return sorted(out)
+
+
+def draw_board(ax, labels: bool = True):
+    """The 4x4 board in the top-view grid coordinates (files a-g and ranks 1-7 are 0-6):
+    a wooden square with its 16 holes, the axes equal and bare."""
+    from matplotlib.patches import Circle, FancyBboxPatch
+    ax.add_patch(FancyBboxPatch((-1.3, -1.3), 8.6, 8.6, boxstyle="round,pad=0,rounding_size=0.5",
+                                facecolor="#ecd9b4", edgecolor="#8a6434", lw=1.5, zorder=0))
+    for x in range(0, 7, 2):
+        for y in range(0, 7, 2):
+            ax.add_patch(Circle((x, y), 0.55, facecolor="#c9a56e", edgecolor="none", zorder=0.5))
+    if labels:
+        for i, f in enumerate("abcdefg"):
+            ax.text(i, -1.75, f, ha="center", va="center", fontsize=8, color="#6d4c25")
+            ax.text(-1.75, i, str(i + 1), ha="center", va="center", fontsize=8, color="#6d4c25")
+    ax.set_xlim(-2.2, 8.2 if labels else 7.6)
+    ax.set_ylim(-2.2, 7.6)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return ax
+
+
+def draw_contact_graph(ax, G: nx.Graph | None = None, labels: bool = True,
+                       edge_colour: str = "#555555", node_size: float = 160, faces_shaded=False):
+    """Draw a contact graph at its ``pos`` (top-view) coordinates: balls coloured by
+    level, contacts as straight segments; ``faces_shaded`` fills its inner faces."""
+    from matplotlib.patches import Polygon
+    G = contact_graph() if G is None else G
+    pos = {v: G.nodes[v]["pos"] for v in G}
+    if faces_shaded:
+        for f in faces(G)["inner"]:
+            ax.add_patch(Polygon([pos[v] for v in f], closed=True, facecolor="#fff4c2",
+                                 edgecolor="none", alpha=0.8, zorder=1))
+    for a, b in G.edges():
+        (x0, y0), (x1, y1) = pos[a], pos[b]
+        ax.plot([x0, x1], [y0, y1], color=edge_colour, lw=1.2, zorder=2)
+    for v in sorted(G, key=lambda v: G.nodes[v]["level"] or 0):
+        lv = G.nodes[v]["level"]
+        x, y = pos[v]
+        ax.scatter([x], [y], s=node_size * (1 + 0.25 * (lv or 0)),
+                   color=LEVEL_COLOURS[lv or 0], edgecolors="white", linewidths=1, zorder=3)
+        if labels:
+            ax.text(x, y, G.nodes[v]["name"].split(".")[0], ha="center", va="center",
+                    fontsize=6, color="white", zorder=4)
+    return ax
+
+
+def draw_dual(ax, D: nx.Graph | None = None, colour: str = "#c0392b"):
+    """Draw the cell walls (:func:`dual_graph`, rim version) over a top view:
+    dual vertices as small dots, each wall as a segment."""
+    D = dual_graph(contact_graph(), "rim") if D is None else D
+    for a, b in D.edges():
+        (x0, y0), (x1, y1) = D.nodes[a]["pos"], D.nodes[b]["pos"]
+        ax.plot([x0, x1], [y0, y1], color=colour, lw=1.6, zorder=5)
+    xs = [D.nodes[v]["pos"][0] for v in D]
+    ys = [D.nodes[v]["pos"][1] for v in D]
+    ax.scatter(xs, ys, s=14, color=colour, zorder=6)
+    return ax
+
+
+def draw_conhex(ax, C: nx.Graph | None = None, highlight=(), show_graph: bool = True):
+    """Draw the ConHex board: each cell as the polygon through its holes (the centre
+    hole, inside its cell, is left out of the outline), holes as dots, and with
+    ``show_graph`` the cell graph as segments between cell centres.  Cells in
+    ``highlight`` are shaded; the 16 edge cells are tinted."""
+    from matplotlib.patches import Polygon
+    C = conhex_graph() if C is None else C
+    centre = (_CONHEX_C, _CONHEX_C)
+    highlight = set(highlight)
+    for v, data in C.nodes(data=True):
+        cx, cy = data["pos"]
+        corners = [(q, 8 - r) for r, q in data["holes"] if (r, q) != centre]
+        if data["ring"] == 0:
+            # the three holes of an edge cell lie on the frame: draw the cell as a
+            # band just outside it, the holes in order along the frame
+            ux, uy = cx - _CONHEX_C, cy - _CONHEX_C
+            corners.sort(key=lambda p: math.atan2(ux * (p[1] - _CONHEX_C) - uy * (p[0] - _CONHEX_C),
+                                                  ux * (p[0] - _CONHEX_C) + uy * (p[1] - _CONHEX_C)))
+
+            def out(p):
+                dx = -1 if p[0] == 0 else (1 if p[0] == 8 else 0)
+                dy = -1 if p[1] == 0 else (1 if p[1] == 8 else 0)
+                return (p[0] + 0.45 * dx, p[1] + 0.45 * dy)
+            if any(p[0] in (0, 8) and p[1] in (0, 8) for p in corners):   # a corner cell
+                ax.add_patch(Polygon(corners, closed=True, lw=1.0, zorder=0,
+                                     facecolor="#cfe0f5" if v in highlight else "#f6d6cf",
+                                     edgecolor="#8a6434"))
+            corners = corners + [out(p) for p in reversed(corners)]
+        else:
+            corners.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
+        fill = "#cfe0f5" if v in highlight else ("#f6d6cf" if data["ring"] == 0 else "#f7f3ea")
+        ax.add_patch(Polygon(corners, closed=True, facecolor=fill, edgecolor="#8a6434",
+                             lw=1.0, zorder=0))
+    xs, ys = zip(*[(q, 8 - r) for r, q in C.graph["holes"]])
+    ax.scatter(xs, ys, s=9, color="#6d4c25", zorder=1)
+    if show_graph:
+        for a, b in C.edges():
+            (x0, y0), (x1, y1) = C.nodes[a]["pos"], C.nodes[b]["pos"]
+            ax.plot([x0, x1], [y0, y1], color="#2f6db5", lw=0.7, alpha=0.6, zorder=2)
+        px, py = zip(*[C.nodes[v]["pos"] for v in C])
+        ax.scatter(px, py, s=16, color="#2f6db5", zorder=3)
+    ax.set_xlim(-0.8, 8.8)
+    ax.set_ylim(-0.8, 8.8)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    return ax

@@ -45,7 +45,7 @@ from ..position import BLACK, WHITE, Position, group_of, hidden_mask, linked
 __all__ = ["VISIBLE", "COLOURINGS", "interior_irrelevant", "verify_span",
            "span_winners", "position_of", "hidden_contacts_counterexamples",
            "hidden_contacts_example", "physical_winners", "physical_both_counts",
-           "mirror_colouring"]
+           "mirror_colouring", "census"]
 
 #: The 25 points visible in a complete pyramid; bit i of a colouring is VISIBLE[i].
 VISIBLE: tuple[int, ...] = tuple(points_of(EXTERIOR_MASK))
@@ -370,3 +370,41 @@ def mirror_colouring(colouring: int) -> int:
     for p in points_of(white):
         image |= 1 << perm[p]
     return FULL & ~compact(image)
+
+
+def census(progress=None, blocks=None, players=(0, 1)) -> dict:
+    """:func:`verify_span` and :func:`hidden_contacts_counterexamples` in one pass.
+
+    Both walk the same 2^25 exterior colourings and both need the visible
+    winners of each, so doing them together saves the second computation of
+    the winners.  Returns ``{"span": <verify_span's dict>, "hidden":
+    <hidden_contacts_counterexamples' dict>}``.  ``players`` chooses the terms
+    of the hidden count, as ``player`` does there: ``(0,)`` counts only the
+    colourings won visibly by White in which Black connects physically (its
+    mirror term is equal, by :func:`mirror_colouring`), about half the work of
+    the hidden count; ``both`` is then None.
+    """
+    interior_irrelevant()
+    _check_exterior_contacts()
+    todo = range(COLOURINGS >> BLOCK_BITS) if blocks is None else list(blocks)
+    span = dict.fromkeys(("colourings", "white", "black", "both", "neither"), 0)
+    hist = {pl: np.zeros(1 << 20, dtype=np.int64) for pl in players}
+    for b in (progress(todo) if progress else todo):
+        c = _block(b)
+        w, k = span_winners(c)
+        span["colourings"] += c.size
+        span["white"] += int(w.sum())
+        span["black"] += int(k.sum())
+        span["both"] += int((w & k).sum())
+        span["neither"] += int((~w & ~k).sum())
+        for pl, won in enumerate((w, k)):
+            if pl in hist:
+                hist[pl] += np.bincount(_loser_keys(c[won], pl), minlength=1 << 20)
+    terms = {pl: int(sum(int(h[key]) * _key_count(int(key)) for key in np.flatnonzero(h)))
+             for pl, h in hist.items()}
+    hidden = {"colourings": span["colourings"] << _K, "exterior_colourings": span["colourings"],
+              "white_visible_black_physical": terms.get(0),
+              "black_visible_white_physical": terms.get(1),
+              "both": sum(terms.values()) if len(terms) == 2 else None,
+              "example": hidden_contacts_example()}
+    return {"span": span, "hidden": hidden}
