@@ -246,3 +246,26 @@ def test_picking_calls_back_with_the_point():
     view.on_click(got.append, remove=True)
     pick(view, view.ball_mesh(0))
     assert len(got) == 4
+
+
+def test_annotate_writes_texts_at_points():
+    view = PyramidView(INTERIOR_REDS)
+    count = len(view.scene.children)
+    view.annotate({0: "W26", "d4.3": "L27", 5: "x"})
+    group = view.scene.children[-1]
+    assert len(view.scene.children) == count + 1 and group.name == "annotations"
+    assert len(group.children) == 3
+    strings = sorted(s.material.map.string for g in group.children for s in g.children
+                     if s.material.map is not None)
+    assert strings == ["L27", "W26", "x"]
+    by_name = {g.name: g for g in group.children}
+    assert by_name["annotation a1 W26"].position == pytest.approx(scene_position(0))
+    # c3 (point 5) holds a red ball: the text sits above the ball
+    assert by_name["annotation c3.0 x"].position[1] > scene_position(5)[1]
+    view.annotate({"b2": "L9"}, color={"b2": "#b71c1c"})
+    assert len(view.scene.children) == count + 1 and len(group.children) == 1
+    assert group.children[0].children[0].material.color == "#b71c1c"
+    view.annotate(None)
+    assert group.children == ()
+    with pytest.raises(ValueError):
+        view.annotate({99: "no"})

@@ -43,7 +43,10 @@ _MARK_COLOURS = {"+": "#19a34a", "-": "#1e63d6", "x": "#f08c00", "•": "#e8e8e8
 MARK_SYMBOLS = tuple(_MARK_COLOURS)
 _PATH_COLOURS = ("#1f6fd1", "#e08a00", "#2e9e44", "#8e44ad", "#d0306c")
 _CAMERA_EYE = (0.0, 5.9, 6.9)
-_CAMERA_TARGET = (0.0, 0.9, 0.0)
+# The front end's orbit controls turn the camera to the origin whatever target
+# they are given, so the camera looks there from the start (and screen_xy agrees).
+_CAMERA_TARGET = (0.0, 0.0, 0.0)
+_CAMERA_FOV = 38
 _GLYPH_WIDTH = {".": 0.28, "f": 0.28, "c": 0.5}   # Arial advance widths (em); others ~0.56
 
 
@@ -51,6 +54,57 @@ def scene_position(p: int) -> tuple[float, float, float]:
     """Scene coordinates (y up) of the centre of a ball at point p."""
     x, y, z = CENTRE[p]
     return (x - 1.5, z + BALL_HEIGHT, 1.5 - y)
+
+
+def marker_position(p: int) -> tuple[float, float, float]:
+    """Scene coordinates of the marker showing that empty point p is playable.
+
+    A board marker sits low in its hole; higher ones float where the ball would be.
+    """
+    x, y, z = scene_position(p)
+    return (x, y - 0.2 if LEVEL[p] == 0 else y, z)
+
+
+def screen_xy(p: int, width: int = 480, height: int = 400,
+              marker: bool = False) -> tuple[float, float]:
+    """Where point p's ball (or playable ``marker``) appears in a view's canvas.
+
+    In pixels from the canvas's top left corner, for the default camera
+    (before anyone orbits it): browser tests click there.
+
+    >>> x, y = screen_xy(29)          # the apex is above the board's centre
+    >>> round(x), 0 < y < 200
+    (240, True)
+    """
+    eye, target = _CAMERA_EYE, _CAMERA_TARGET
+    centre = marker_position(p) if marker else scene_position(p)
+    forward = _unit(tuple(t - e for t, e in zip(target, eye)))
+    right = _unit(_cross(forward, (0.0, 1.0, 0.0)))
+    up = _cross(right, forward)
+    d = tuple(s - e for s, e in zip(centre, eye))
+    depth = sum(a * b for a, b in zip(d, forward))
+    half = math.tan(math.radians(_CAMERA_FOV) / 2) * depth
+    ndc_x = sum(a * b for a, b in zip(d, right)) / (half * width / height)
+    ndc_y = sum(a * b for a, b in zip(d, up)) / half
+    return (ndc_x + 1) / 2 * width, (1 - ndc_y) / 2 * height
+
+
+def _directional_light(intensity: float, position) -> "three.DirectionalLight":
+    # A target and a shadow given explicitly: left "uninitialized", the front end
+    # calls .on() on them and logs "Error setting state: t.on is not a function".
+    return three.DirectionalLight(
+        color="#ffffff", intensity=intensity, position=position,
+        target=three.Object3D(),
+        shadow=three.DirectionalLightShadow(camera=three.OrthographicCamera(-5, 5, 5, -5)))
+
+
+def _unit(v):
+    n = math.sqrt(sum(a * a for a in v))
+    return tuple(a / n for a in v)
+
+
+def _cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
 def _look_at_quaternion(eye, target, up=(0.0, 1.0, 0.0)):
@@ -156,14 +210,14 @@ class PyramidView:
 
         self.lights = (
             three.AmbientLight(color="#ffffff", intensity=0.55),
-            three.DirectionalLight(color="#ffffff", intensity=0.65, position=(3, 9, 6)),
-            three.DirectionalLight(color="#ffffff", intensity=0.2, position=(-5, 4, -4)),
+            _directional_light(0.65, (3, 9, 6)),
+            _directional_light(0.2, (-5, 4, -4)),
         )
         self.scene = three.Scene(background="#eeeae2", children=(
             *self.lights, self.board, self.pickable, self.last_group,
             self.path_group, self.label_group))
         self.camera = three.PerspectiveCamera(
-            position=_CAMERA_EYE, up=(0, 1, 0), fov=38, aspect=width / height,
+            position=_CAMERA_EYE, up=(0, 1, 0), fov=_CAMERA_FOV, aspect=width / height,
             near=1, far=60, quaternion=_look_at_quaternion(_CAMERA_EYE, _CAMERA_TARGET))
         self.controls = three.OrbitControls(
             controlling=self.camera, target=_CAMERA_TARGET, enablePan=False,
@@ -296,10 +350,9 @@ class PyramidView:
                             radius=0.16, widthSegments=16, heightSegments=12)
                         self._marker_material = three.MeshPhongMaterial(
                             color="#2fbf71", transparent=True, opacity=0.6)
-                    x, y, z = scene_position(p)
                     marker = three.Mesh(geometry=self._marker_geometry,
                                         material=self._marker_material,
-                                        position=(x, y - 0.2 if LEVEL[p] == 0 else y, z),
+                                        position=marker_position(p),
                                         name=f"playable {_name(p)}")
                     self._point_of_model[marker.model_id] = p
                     self._playable_markers[p] = marker
@@ -477,3 +530,43 @@ class PyramidView:
     def _repr_mimebundle_(self, **kwargs):
         return self.widget._repr_mimebundle_(**kwargs)
 
+
+    def annotate(self, texts: dict | None = None, color: str = "#1b5e20") -> "PyramidView":
+        """Write a short text at each given point, e.g. the value of a move there.
+
+        ``texts`` maps points (numbers or names) to strings; each is drawn as a
+        small label (white letters on a coloured backing, over everything) at
+        the ball's centre, or on top of the ball if the point is filled.  A
+        call replaces the previous annotations; ``None`` or ``{}`` clears them.
+        ``color`` is the backing's colour, or a dict {point: colour}.
+        """
+        group = getattr(self, "_annotation_group", None)
+        if group is None:
+            group = self._annotation_group = three.Group(name="annotations")
+            self.scene.children = tuple(self.scene.children) + (group,)
+        colours = ({_as_point(q): c for q, c in color.items()} if isinstance(color, dict)
+                   else {})
+        shown = []
+        for p, text in (texts or {}).items():
+            p = _as_point(p)
+            text = str(text)
+            backing_colour = colours.get(p, "#1b5e20") if isinstance(color, dict) else color
+            width = 0.17 * sum(_GLYPH_WIDTH.get(ch, 0.56) for ch in text) + 0.02
+            backing = three.Sprite(
+                material=three.SpriteMaterial(color=backing_colour, opacity=0.85,
+                                              transparent=True, depthTest=False,
+                                              depthWrite=False),
+                scale=(width + 0.08, 0.24, 1), renderOrder=30)
+            letters = three.Sprite(
+                material=three.SpriteMaterial(
+                    map=three.TextTexture(string=text, size=64, color="#ffffff",
+                                          squareTexture=True),
+                    transparent=True, depthTest=False, depthWrite=False),
+                scale=(width, width, 1), renderOrder=31)
+            x, y, z = scene_position(p)
+            if self.position.occupied >> p & 1:
+                y += BALL_RADIUS + 0.15
+            shown.append(three.Group(children=(backing, letters), position=(x, y, z),
+                                     name=f"annotation {_name(p)} {text}"))
+        group.children = tuple(shown)
+        return self
