@@ -207,8 +207,14 @@ def self_play(game: Game, games: int = 300, seed: int = 0,
             k = game.length(state) - start
             if k == len(stats.branching):
                 stats.branching.append([])
-            stats.branching[k].append(_branching(game, state))
-            state = game.random_step(state, rng)
+            player = game.current_player(state)
+            if player >= 0:      # one mover: count and pick from the same list
+                moves = game.legal_moves(state)
+                stats.branching[k].append(len(moves))
+                state = game.apply(state, rng.choice(moves))
+            else:                # chance or simultaneous: same draws as random_step
+                stats.branching[k].append(_branching(game, state))
+                state = game.random_step(state, rng)
         stats.lengths.append(game.length(state) - start)
         stats.winners.append(tuple(game.outcome(state).winners))
     return stats

@@ -80,7 +80,8 @@ def show_position(position, marks=None, lines=(), highlight=(), caption: str = "
 
     ``marks``, ``lines`` and ``highlight`` are drawn in both views (see
     :func:`shibumi.views.svg.position_svg`); ``caption`` is a line of text
-    under the pictures.  Returns the displayed object.
+    under the pictures.  Displays and returns nothing, so that a call at the
+    end of a cell does not show the pictures twice.
     """
     from IPython.display import HTML, display
 
@@ -95,9 +96,8 @@ def show_position(position, marks=None, lines=(), highlight=(), caption: str = "
     caption_html = (f'<p class="shibumi-caption"><em>{html.escape(caption)}</em></p>'
                     if caption else "")
     if not three_d:
-        shown = HTML(f'<div class="shibumi-figure">{svg}{caption_html}</div>')
-        display(shown)
-        return shown
+        display(HTML(f'<div class="shibumi-figure">{svg}{caption_html}</div>'))
+        return
     import ipywidgets as widgets
 
     from ..views.three import PyramidView
@@ -114,11 +114,10 @@ def show_position(position, marks=None, lines=(), highlight=(), caption: str = "
     if highlight:
         view.mark_last(list(highlight)[0])
     view.show_hidden(show_hidden)
-    box = widgets.VBox([
-        widgets.HBox([view.widget, widgets.HTML(svg)]),
-        widgets.HTML(caption_html)] if caption else [widgets.HBox([view.widget, widgets.HTML(svg)])])
-    display(box)
-    return box
+    parts = [widgets.HBox([view.widget, widgets.HTML(svg)])]
+    if caption:
+        parts.append(widgets.HTML(caption_html))
+    display(widgets.VBox(parts))
 
 
 class Chapter:
@@ -182,14 +181,14 @@ class Chapter:
 
     def show(self, position, caption: str = "", **options):
         """Display a position (Position, State, Match or text); see :func:`show_position`."""
-        return show_position(position, caption=caption, **options)
+        show_position(position, caption=caption, **options)
 
     def start(self, three_d: bool = True):
         """The start position, in 3D and from above."""
         state = self.game.initial_state()
         who = self.game.player_name(self.game.current_player(state))
-        return show_position(state, three_d=three_d,
-                             caption=f"The start. {who} moves first.")
+        show_position(state, three_d=three_d,
+                      caption=f"The start. {who} moves first.")
 
     # -- statistics ------------------------------------------------------------
     def numbers(self, games: int = GAMES, seed: int = SEED):
