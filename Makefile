@@ -1,10 +1,12 @@
 # Build, test and book targets for shibumi-system. GNU make; needs only Python 3.11+ and pip.
 #
-#   make test         fast tests (pytest -m "not slow"); extra args: make test PYTEST_ARGS="-k spline"
+#   make test         builds the book, installs chromium if missing, runs every test but the slow ones
+#                     (extra args: make test PYTEST_ARGS="-k spline")
 #   make test-slow    the exhaustive / long checks (pytest -m slow)
 #   make bench        benchmarks/bench.py
 #   make book         build the rule book into _build/html, warnings are errors
-#   make serve        build the book if needed, serve it on http://127.0.0.1:8000/ (PORT=...)
+#   make serve        build the book if needed, serve it and live play on http://127.0.0.1:8000/ (PORT=...)
+#   make chromium     install Debian's chromium for the browser tests if it is missing
 #   make lock         re-resolve requirements.txt into requirements.lock
 #   make clean        remove build outputs and caches (keeps .venv); distclean also removes .venv
 #
@@ -40,8 +42,16 @@ PORT ?= 8000
 BOOK_BUILD := $(VENV)/bin/jupyter-book build . --all -W -n --keep-going
 BOOK_INDEX := _build/html/index.html
 BOOK_SOURCES := _config.yml _toc.yml $(shell find book notebooks -type f -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
+ENGINE_SOURCES := $(shell find shibumi -name '*.py' 2>/dev/null)
+# The widget JavaScript and MathJax, from the npm registry (tools/fetch_js.py).
+VENDOR_STAMP := _vendor/.stamp
+CHROMIUM := /usr/bin/chromium
+# The notebooks' cached outputs are keyed on their code only: when the engine
+# changes, drop the cache so every page runs again.
+DROP_STALE_CACHE = if [ -d _build/.jupyter_cache ] && [ -n "$$(find shibumi -name '*.py' -newer _build/.jupyter_cache)" ]; then \
+  echo "engine changed since the last build: executing every page again"; rm -rf _build/.jupyter_cache; fi
 
-.PHONY: help venv test test-slow bench book serve lock check-pins clean distclean
+.PHONY: help venv test test-slow bench book serve chromium lock check-pins clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -68,7 +78,7 @@ $(STAMP): requirements.txt requirements.lock pyproject.toml
 	$(PIP) check
 	@touch $@
 
-test: $(STAMP)
+test: $(STAMP) $(BOOK_INDEX) chromium
 	$(VPY) -m pytest -q $(PYTEST_ARGS)
 
 test-slow: $(STAMP)
@@ -77,13 +87,29 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py $(BENCH_ARGS)
 
-# Always a full build (--all): incremental builds miss html_extra_path changes.
-book: $(STAMP)
-	$(BOOK_BUILD)
-
-$(BOOK_INDEX): $(BOOK_SOURCES) $(STAMP)
-	$(BOOK_BUILD)
+$(VENDOR_STAMP): tools/fetch_js.py tools/widgets/require-config.js
+	python3 tools/fetch_js.py
 	@touch $@
+
+# Always a full build (--all): incremental builds miss html_extra_path changes.
+book: $(STAMP) $(VENDOR_STAMP)
+	@$(DROP_STALE_CACHE)
+	$(BOOK_BUILD)
+	@touch _build/.jupyter_cache
+
+$(BOOK_INDEX): $(BOOK_SOURCES) $(ENGINE_SOURCES) $(STAMP) $(VENDOR_STAMP)
+	@$(DROP_STALE_CACHE)
+	$(BOOK_BUILD)
+	@touch $@ _build/.jupyter_cache
+
+# Debian's chromium for the browser tests (Playwright drives it; it never downloads one).
+chromium:
+	@if [ ! -x $(CHROMIUM) ]; then \
+	  echo "Installing Debian's chromium for the browser tests (apt-get, ~1-2 min)"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium >/dev/null; \
+	fi
+	@test -x $(CHROMIUM) || { echo "error: $(CHROMIUM) is missing and could not be installed" >&2; exit 1; }
 
 serve: $(STAMP) $(BOOK_INDEX)
 	$(VPY) tools/serve.py --port $(PORT) --directory _build/html
@@ -105,7 +131,7 @@ check-pins:
 	python3 tools/check_pins.py
 
 clean:
-	rm -rf _build .pytest_cache .hypothesis build dist *.egg-info screenshots
+	rm -rf _build _vendor .pytest_cache .hypothesis build dist *.egg-info screenshots
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
 
 distclean: clean

@@ -1,39 +1,105 @@
 #!/usr/bin/env python3
-"""Serve the built rule book on the loopback interface.
+"""Serve the built rule book and live play together, on the loopback interface.
 
     python tools/serve.py [--port 8000] [--directory _build/html]
 
-`make serve` builds the book first when it is missing or older than its sources, then
-runs this. Standard library only. It is a script rather than `python -m http.server`
-so that live play (a Voila server beside the static book) can be started from here too.
+One Jupyter server, one address:
+
+- ``/`` redirects to ``/book/``, the static book built by ``make book``;
+- ``/voila/render/play.ipynb?game=<module>`` is the live page of a game (Voila
+  runs the notebook written by :func:`write_live_notebook` in a kernel, so the
+  play widget's buttons and the AI work);
+- ``/api/...`` and the rest are the Jupyter server's own (kernels for Voila).
+
+``make serve`` builds the book first when it is missing or older than its
+sources, then runs this.  No token: the server listens on 127.0.0.1 only.
 """
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
+import json
+import os
 import pathlib
-import signal
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_DIRECTORY = ROOT / "_build" / "html"
+LIVE_DIRECTORY = ROOT / "_build" / "live"
+TEMPLATES = ROOT / "tools" / "jupyter"
+
+#: The live page: which game comes from the address (``?game=spline``).
+LIVE_CODE = '''\
+import os
+from urllib.parse import parse_qs
+
+from shibumi.registry import names
+from shibumi.book import game_module
+from shibumi.views.play import PlayWidget
+
+asked = parse_qs(os.environ.get("QUERY_STRING", "")).get("game", ["spline"])[0]
+modules = {game_module(name): name for name in names()}
+if asked not in modules:
+    raise SystemExit(f"No game {asked!r}; games: {', '.join(sorted(modules))}")
+PlayWidget(modules[asked], seats=None, ai="mcts", budget=1.0)
+'''
 
 
-def make_book_server(directory: pathlib.Path, host: str = HOST,
-                     port: int = DEFAULT_PORT) -> http.server.ThreadingHTTPServer:
-    """Return an HTTP server (already bound, not yet serving) for the files in `directory`."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler,
-                                directory=str(directory))
-    return http.server.ThreadingHTTPServer((host, port), handler)
+def write_live_notebook(directory: pathlib.Path = LIVE_DIRECTORY) -> pathlib.Path:
+    """Write ``play.ipynb`` (one code cell, no outputs) for Voila; returns its path."""
+    notebook = {
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "play",
+                   "metadata": {}, "outputs": [], "source": LIVE_CODE.splitlines(True)}],
+        "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python",
+                                    "name": "python3"},
+                     "language_info": {"name": "python"}},
+        "nbformat": 4, "nbformat_minor": 5}
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "play.ipynb"
+    path.write_text(json.dumps(notebook, indent=1) + "\n")
+    return path
+
+
+def make_server(book: pathlib.Path, host: str = HOST, port: int = DEFAULT_PORT):
+    """A started-up (initialised, not yet running) Jupyter server serving book and live play."""
+    from jupyter_server.serverapp import ServerApp
+    from tornado.web import RedirectHandler, StaticFileHandler
+
+    live = write_live_notebook()
+    # Voila finds the "shibumi" template (tools/jupyter/voila/templates) on this path.
+    os.environ["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(TEMPLATES), os.environ.get("JUPYTER_PATH", "")) if p)
+    app = ServerApp()
+    app.initialize(argv=[
+        f"--ServerApp.ip={host}", f"--ServerApp.port={port}",
+        "--ServerApp.port_retries=0", "--ServerApp.open_browser=False",
+        f"--ServerApp.root_dir={live.parent}",
+        "--IdentityProvider.token=", "--ServerApp.password=",
+        "--ServerApp.disable_check_xsrf=True", "--ServerApp.allow_root=True",
+        "--ServerApp.jpserver_extensions={'voila': True}",
+        "--ServerApp.log_level=WARN", "--VoilaConfiguration.template=shibumi",
+        # jupytext's front-end extension needs JupyterLab's document manager,
+        # which Voila lacks: loaded there, it only logs an error.
+        "--VoilaConfiguration.extension_denylist=['jupyterlab-jupytext']",
+        # The live page runs shibumi from this checkout's environment.
+        "--KernelManager.shutdown_wait_time=1",
+    ], find_extensions=False)
+    # MathJax from the book's own copy (tools/fetch_js.py), not a CDN.
+    app.web_app.settings["mathjax_url"] = "/book/mathjax/tex-mml-chtml.js"
+    app.web_app.add_handlers(".*$", [
+        (r"/", RedirectHandler, {"url": "/book/index.html"}),
+        (r"/book", RedirectHandler, {"url": "/book/index.html"}),
+        (r"/book/(.*)", StaticFileHandler, {"path": str(book),
+                                            "default_filename": "index.html"}),
+    ])
+    return app
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
-                        help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
+                        help=f"port to listen on (default {DEFAULT_PORT})")
     parser.add_argument("--host", default=HOST,
                         help=f"address to bind (default {HOST}, this machine only)")
     parser.add_argument("--directory", type=pathlib.Path, default=DEFAULT_DIRECTORY,
@@ -41,32 +107,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _stop_on_sigterm(signum, frame):
-    raise KeyboardInterrupt  # `kill PID` shuts down as cleanly as Ctrl+C
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     if not (args.directory / "index.html").is_file():
         print(f"error: no built book in {args.directory} (run `make book` first)",
               file=sys.stderr)
         return 1
     try:
-        server = make_book_server(args.directory, args.host, args.port)
-    except OSError as exc:
-        print(f"error: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}"
-              " (choose another port with PORT=...)", file=sys.stderr)
+        app = make_server(args.directory.resolve(), args.host, args.port)
+    except SystemExit as exc:  # the server exits when the port is taken
+        print(f"error: cannot listen on {args.host}:{args.port} ({exc}); "
+              "choose another port with PORT=...", file=sys.stderr)
         return 1
-    host, port = server.server_address[:2]
-    print(f"Serving the book at http://{host}:{port}/", flush=True)
+    print(f"Serving the book and live play at http://{args.host}:{app.port}/", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        print("\nStopped.", flush=True)
-    finally:
-        server.server_close()
+    app.start()
     return 0
 
 

@@ -1,0 +1,97 @@
+"""The built book and the live pages in a real browser (Debian chromium + Playwright).
+
+``make test`` builds the book and installs chromium first; these tests fail,
+rather than skip, when either is missing.
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser import (BOOK, LIVE_EXPLAINED_ERRORS, Watch, browser_context, live_server, require_book, screenshot,
+                     static_server)
+from shibumi.notation import parse_point
+from shibumi.views.three import screen_xy
+
+pytestmark = pytest.mark.browser
+
+#: Folders of the built site that hold assets, not pages.
+ASSET_DIRS = {"_static", "_sources", "_images", "widgets", "mathjax", "_sphinx_design_static"}
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+RENDERER = re.compile(r'"model_name":\s*"RendererModel"')
+SCREENSHOTS = {"index.html": "book-index", "book/system/placement.html": "book-system-placement",
+               "book/games/spline.html": "book-game-spline"}
+
+
+def book_pages() -> list[str]:
+    book = require_book()
+    return sorted(str(p.relative_to(book)) for p in book.rglob("*.html")
+                  if not ASSET_DIRS & set(p.relative_to(book).parts[:-1]))
+
+
+def test_every_page_of_the_book_loads_cleanly():
+    pages = book_pages()
+    assert len(pages) >= 40, f"only {len(pages)} pages built"
+    problems: dict[str, list[str]] = {}
+    views = 0
+    with static_server(BOOK) as base, browser_context() as context:
+        page = context.new_page()
+        for name in pages:
+            watch = Watch(page)
+            page.goto(f"{base}/{name}", wait_until="load")
+            source = (BOOK / name).read_text()
+            found = []
+            if WIDGET_VIEW in source:
+                renderers = len(RENDERER.findall(source))
+                try:
+                    page.wait_for_function(
+                        f"document.querySelectorAll('canvas').length >= {renderers}",
+                        timeout=30_000)
+                except Exception:
+                    found.append(f"{renderers} 3D views but only "
+                                 f"{page.locator('canvas').count()} canvases")
+                views += renderers
+            page.wait_for_timeout(300)   # late errors from the widget manager
+            if name in SCREENSHOTS:
+                canvas = page.locator("canvas")
+                if canvas.count():
+                    canvas.first.scroll_into_view_if_needed()
+                screenshot(page, SCREENSHOTS[name])
+            found += [f"console: {e}" for e in watch.unexplained()]
+            found += [f"request failed: {f}" for f in watch.failed]
+            if found:
+                problems[name] = found
+            page = _fresh(context, page)
+    assert views >= 40, f"only {views} 3D views in the whole book"
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+def _fresh(context, page):
+    """A new tab for the next page, so listeners never mix pages."""
+    page.close()
+    return context.new_page()
+
+
+def test_a_live_link_opens_a_game_that_answers_a_click():
+    require_book()
+    with live_server() as base, browser_context() as context:
+        page = context.new_page()
+        page.goto(f"{base}/book/book/games/spline.html")
+        link = page.locator("a", has_text="Play Spline live")
+        assert link.count() == 1
+        watch = Watch(page, LIVE_EXPLAINED_ERRORS)
+        link.click()
+        canvas = page.wait_for_selector("canvas", timeout=90_000)
+        page.wait_for_selector("text=White (Human) to move", timeout=30_000)
+        box = canvas.bounding_box()
+        x, y = screen_xy(parse_point("c3.0"), box["width"], box["height"], marker=True)
+        page.mouse.dblclick(box["x"] + x, box["y"] + y)
+        page.wait_for_selector("text=Black (AI) played", timeout=60_000)
+        body = page.inner_text("body")
+        assert "White played c3" in body
+        assert "1. White c3" in body
+        page.wait_for_timeout(500)
+        screenshot(page, "live-spline")
+        assert not watch.unexplained(), watch.errors
+        assert not watch.failed, watch.failed

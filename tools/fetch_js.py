@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Fetch the JavaScript the book needs, from the npm registry, pinned and hash-checked.
+
+    python3 tools/fetch_js.py [--dest _vendor]
+
+The book's 3D views are ipywidgets (pythreejs).  In a static page they are
+drawn by the widget manager ``@jupyter-widgets/html-manager`` (loaded with
+require.js), which loads ``jupyter-threejs`` for the pythreejs models; formulas are
+typeset by MathJax.  By default myst-nb and sphinx take these from CDNs; the book must work offline, so this
+script downloads each package once with ``npm pack`` (into ``.cache/npm``),
+checks it against the integrity hash pinned below, and copies the files the
+pages load into ``dest`` (copied into the built site by ``html_extra_path``).
+Standard library and ``npm`` only.  Exits 1 with a one-line reason on failure.
+"""
+from __future__ import annotations
+
+import argparse
+import base64
+import hashlib
+import pathlib
+import shutil
+import subprocess
+import sys
+import tarfile
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CACHE = ROOT / ".cache" / "npm"
+CONFIG_JS = ROOT / "tools" / "widgets" / "require-config.js"
+
+#: name@version -> (npm integrity, {file or folder/ in the package: where it goes in dest})
+PACKAGES = {
+    "@jupyter-widgets/html-manager@1.0.15": (
+        "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
+        {"package/dist/embed-amd.js": "widgets/embed-amd.js",
+         "package/dist/embed.js.LICENSE.txt": "widgets/LICENSE.html-manager.txt",
+         # The manager asks for its fonts next to where require.js would find the
+         # module "@jupyter-widgets/html-manager": see require-config.js.
+         "package/dist/": "widgets/"}),
+    "jupyter-threejs@2.4.1": (
+        "sha512-AFoYllRmV5Hy1Hbyq8NR09KXiFE+9qQ4zPlKW5RAzkRjdvO56rWM4hzSKNSnW/GH/8FcqMVE2SnGHOP/ZmFwSw==",
+        {"package/dist/index.js": "widgets/jupyter-threejs.js",
+         "package/LICENSE": "widgets/LICENSE.jupyter-threejs.txt"}),
+    "requirejs@2.3.8": (
+        "sha512-7/cTSLOdYkNBNJcDMWf+luFvMriVm7eYxp4BcFCsAX0wF421Vyce5SXP17c+Jd5otXKGNehIonFlyQXSowL6Mw==",
+        {"package/require.js": "widgets/require.js"}),
+    # Formulas in the book (sphinx mathjax_path) and on the live pages.
+    "mathjax@3.2.2": (
+        "sha512-Bt+SSVU8eBG27zChVewOicYs7Xsdt40qm4+UpHyX7k0/O9NliPc+x77k1/FEsPsjKPZGJvtRZM1vO+geW0OhGw==",
+        {"package/es5/tex-mml-chtml.js": "mathjax/tex-mml-chtml.js",
+         "package/LICENSE": "mathjax/LICENSE.txt",
+         "package/es5/output/chtml/fonts/woff-v2/": "mathjax/output/chtml/fonts/woff-v2/"}),
+}
+#: Files taken from a folder entry: fonts only.
+FOLDER_SUFFIXES = (".eot", ".svg", ".ttf", ".woff", ".woff2")
+
+
+class FetchError(Exception):
+    pass
+
+
+def tarball_name(spec: str) -> str:
+    """npm pack's file name: '@scope/name@1.0' -> 'scope-name-1.0.tgz'."""
+    name, version = spec.rsplit("@", 1)
+    return f"{name.lstrip('@').replace('/', '-')}-{version}.tgz"
+
+
+def integrity(path: pathlib.Path) -> str:
+    return "sha512-" + base64.b64encode(hashlib.sha512(path.read_bytes()).digest()).decode()
+
+
+def fetch(spec: str, expected: str) -> pathlib.Path:
+    """The package tarball, from the cache or npm, checked against its pinned hash."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tgz = CACHE / tarball_name(spec)
+    if not tgz.exists() or integrity(tgz) != expected:
+        if shutil.which("npm") is None:
+            raise FetchError("npm is needed to fetch the widget JavaScript "
+                             "(install Node.js and npm, e.g. apt-get install npm)")
+        done = subprocess.run(["npm", "pack", spec, "--pack-destination", str(CACHE),
+                               "--silent"], capture_output=True, text=True)
+        if done.returncode != 0 or not tgz.exists():
+            raise FetchError(f"npm pack {spec} failed: "
+                             f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+    found = integrity(tgz)
+    if found != expected:
+        raise FetchError(f"{spec}: integrity {found} does not match the pinned {expected}")
+    return tgz
+
+
+def extract(tgz: pathlib.Path, files: dict[str, str], dest: pathlib.Path) -> int:
+    """Copy the listed files (and the fonts of listed folders) from a tarball."""
+    count = 0
+    with tarfile.open(tgz) as tar:
+        for member in tar.getmembers():
+            target = files.get(member.name)
+            if target is None:
+                folder = member.name.rsplit("/", 1)[0] + "/"
+                if folder in files and member.name.endswith(FOLDER_SUFFIXES):
+                    target = files[folder] + member.name.rsplit("/", 1)[1]
+            if target is None or not member.isfile():
+                continue
+            (dest / target).parent.mkdir(parents=True, exist_ok=True)
+            (dest / target).write_bytes(tar.extractfile(member).read())
+            count += 1
+    missing = [f for f, t in files.items() if not (dest / t).exists()]
+    if missing:
+        raise FetchError(f"{tgz.name} lacks {', '.join(missing)}")
+    return count
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dest", default=str(ROOT / "_vendor"))
+    args = parser.parse_args(argv)
+    dest = pathlib.Path(args.dest)
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    try:
+        total = 0
+        for spec, (expected, files) in PACKAGES.items():
+            total += extract(fetch(spec, expected), files, dest)
+    except FetchError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    shutil.copy(CONFIG_JS, dest / "widgets" / CONFIG_JS.name)
+    print(f"fetched JavaScript: {total + 1} files in {dest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
