@@ -67,6 +67,25 @@ def test_every_page_of_the_book_loads_cleanly():
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
+def test_a_static_3d_view_turns_without_a_kernel():
+    require_book()
+    with static_server(BOOK) as base, browser_context() as context:
+        page = context.new_page()
+        page.goto(f"{base}/book/games/spline.html")
+        canvas = page.wait_for_selector("canvas", timeout=30_000)
+        canvas.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        before = canvas.screenshot()
+        box = canvas.bounding_box()
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(cx, cy)
+        page.mouse.down()
+        page.mouse.move(cx + 120, cy + 30, steps=8)
+        page.mouse.up()
+        page.wait_for_timeout(500)
+        assert canvas.screenshot() != before, "dragging did not turn the pyramid"
+
+
 def _fresh(context, page):
     """A new tab for the next page, so listeners never mix pages."""
     page.close()
@@ -85,13 +104,41 @@ def test_a_live_link_opens_a_game_that_answers_a_click():
         canvas = page.wait_for_selector("canvas", timeout=90_000)
         page.wait_for_selector("text=White (Human) to move", timeout=30_000)
         box = canvas.bounding_box()
+        page.wait_for_timeout(500)
+        before = canvas.screenshot()
         x, y = screen_xy(parse_point("c3.0"), box["width"], box["height"], marker=True)
         page.mouse.dblclick(box["x"] + x, box["y"] + y)
         page.wait_for_selector("text=Black (AI) played", timeout=60_000)
+        page.wait_for_timeout(500)
+        assert canvas.screenshot() != before, "the 3D view did not change after the move"
         body = page.inner_text("body")
         assert "White played c3" in body
         assert "1. White c3" in body
         page.wait_for_timeout(500)
         screenshot(page, "live-spline")
-        assert not watch.unexplained(), watch.errors
-        assert not watch.failed, watch.failed
+        assert not watch.unexplained() and not watch.failed, (watch.errors, watch.failed)
+
+
+def test_every_game_has_a_working_live_page():
+    from shibumi.book import game_module, live_url
+    from shibumi.registry import all_games
+
+    require_book()
+    games = [cls() for cls in all_games()]
+    problems = {}
+    with live_server() as base, browser_context() as context:
+        for game in games:
+            page = context.new_page()
+            watch = Watch(page, LIVE_EXPLAINED_ERRORS)
+            page.goto(base + live_url(game))
+            try:
+                page.wait_for_selector("canvas", timeout=90_000)
+                page.wait_for_selector(f"text={game.info.summary[:30]}", timeout=30_000)
+            except Exception as error:
+                problems[game_module(game)] = [f"no play widget: {error}".splitlines()[0]]
+            found = [f"console: {e}" for e in watch.unexplained()]
+            found += [f"request failed: {f}" for f in watch.failed]
+            if found:
+                problems.setdefault(game_module(game), []).extend(found)
+            page.close()
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())

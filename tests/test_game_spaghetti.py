@@ -173,8 +173,10 @@ def test_longest_strand_on_a_bare_graph():
 # a7 c7 e7 with b6 d6 and the four level-2 balls; Red's 9 connected balls
 # a5 b4 b2 d2 f2 f4 f6 g7 + a1 give a strand of only 8, because a1 hangs off
 # b2 in the middle of the strand: going out to a1 would mean coming back
-# through b2. Counts are those of a real game: 14 white, 14 red (five hidden),
-# the opening black on a3 and the apex black.
+# through b2. Its ball counts are a real game's (14 white, 14 red, five hidden,
+# the opening black on a3 and the apex black), but the position itself cannot
+# be reached with only the opening black ball (an exhaustive search finds no
+# way); the chapter shows a real game with the same 9-against-8 ending.
 BOOK_END = "WWWR/RRRW/BRRW/RWWW|WWR/RRR/RRR|WW/WW|B"
 
 

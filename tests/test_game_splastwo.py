@@ -101,7 +101,9 @@ def test_first_turns_from_the_start():
 # -- the book's worked example ----------------------------------------------------------
 
 # Board complete (Black completed it, 1 point); level 1 lacks its top row, level 2 its
-# top row.  White has placed 11 balls, Black 13.
+# top row.  White has placed 11 balls, Black 13.  A set-up, not a reachable state:
+# with one same-coloured pair only, White could not be the one to move here.  The
+# chapter (book/games/splastwo.md) reaches the same points and counts by legal play.
 EXAMPLE = "WBWB/BWBW/WBWB/BWBB|.../WBW/BWB|../WB|. 1 levels=B--- ply=40"
 
 

@@ -27,15 +27,17 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CACHE = ROOT / ".cache" / "npm"
 CONFIG_JS = ROOT / "tools" / "widgets" / "require-config.js"
 
-#: name@version -> (npm integrity, {file or folder/ in the package: where it goes in dest})
+#: name@version -> (npm integrity, {file or folder/ in the package: where it goes in dest,
+#: one place or a tuple of places})
 PACKAGES = {
     "@jupyter-widgets/html-manager@1.0.15": (
         "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//SABeNz1yp47bCrJ3CQA==",
         {"package/dist/embed-amd.js": "widgets/embed-amd.js",
          "package/dist/embed.js.LICENSE.txt": "widgets/LICENSE.html-manager.txt",
-         # The manager asks for its fonts next to where require.js would find the
-         # module "@jupyter-widgets/html-manager": see require-config.js.
-         "package/dist/": "widgets/"}),
+         # The manager asks for its fonts relative to the address require.js gave
+         # one of its modules: "widgets/" or "widgets/html-manager/dist/" depending
+         # on which loads first (see require-config.js). Both get them.
+         "package/dist/": ("widgets/", "widgets/html-manager/dist/")}),
     "jupyter-threejs@2.4.1": (
         "sha512-AFoYllRmV5Hy1Hbyq8NR09KXiFE+9qQ4zPlKW5RAzkRjdvO56rWM4hzSKNSnW/GH/8FcqMVE2SnGHOP/ZmFwSw==",
         {"package/dist/index.js": "widgets/jupyter-threejs.js",
@@ -87,25 +89,34 @@ def fetch(spec: str, expected: str) -> pathlib.Path:
     return tgz
 
 
-def extract(tgz: pathlib.Path, files: dict[str, str], dest: pathlib.Path) -> int:
+def extract(tgz: pathlib.Path, files: dict, dest: pathlib.Path) -> int:
     """Copy the listed files (and the fonts of listed folders) from a tarball."""
     count = 0
     with tarfile.open(tgz) as tar:
         for member in tar.getmembers():
-            target = files.get(member.name)
-            if target is None:
-                folder = member.name.rsplit("/", 1)[0] + "/"
-                if folder in files and member.name.endswith(FOLDER_SUFFIXES):
-                    target = files[folder] + member.name.rsplit("/", 1)[1]
-            if target is None or not member.isfile():
+            if not member.isfile():
                 continue
-            (dest / target).parent.mkdir(parents=True, exist_ok=True)
-            (dest / target).write_bytes(tar.extractfile(member).read())
-            count += 1
-    missing = [f for f, t in files.items() if not (dest / t).exists()]
+            folder, _, name = member.name.rpartition("/")
+            if member.name in files:
+                targets = files[member.name]
+            elif folder + "/" in files and name.endswith(FOLDER_SUFFIXES):
+                places = files[folder + "/"]
+                targets = tuple(place + name for place in _as_tuple(places))
+            else:
+                continue
+            data = tar.extractfile(member).read()
+            for target in _as_tuple(targets):
+                (dest / target).parent.mkdir(parents=True, exist_ok=True)
+                (dest / target).write_bytes(data)
+                count += 1
+    missing = [f for f, t in files.items() if not all((dest / p).exists() for p in _as_tuple(t))]
     if missing:
         raise FetchError(f"{tgz.name} lacks {', '.join(missing)}")
     return count
+
+
+def _as_tuple(places) -> tuple:
+    return places if isinstance(places, tuple) else (places,)
 
 
 def main(argv=None) -> int:

@@ -34,14 +34,19 @@ LIVE_CODE = '''\
 import os
 from urllib.parse import parse_qs
 
-from shibumi.registry import names
+import ipywidgets as widgets
+from IPython.display import display
+
 from shibumi.book import game_module
+from shibumi.registry import names
 from shibumi.views.play import PlayWidget
 
 asked = parse_qs(os.environ.get("QUERY_STRING", "")).get("game", ["spline"])[0]
 modules = {game_module(name): name for name in names()}
 if asked not in modules:
     raise SystemExit(f"No game {asked!r}; games: {', '.join(sorted(modules))}")
+display(widgets.HTML(f'<p><a href="/book/book/games/{asked}.html">Back to the chapter</a>'
+                     ' &middot; <a href="/book/index.html">The rule book</a></p>'))
 PlayWidget(modules[asked], seats=None, ai="mcts", budget=1.0)
 '''
 

@@ -106,7 +106,7 @@ class SpaghettiState(State):
 class Spaghetti(Game):
     info = GameInfo(
         name="Spaghetti", designer="Phil Leduc", year="2011",
-        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        family="Connection", source="Shibumi Rule Book (2012)",
         summary="Each ball must touch or neighbour the one played just before; at the "
                 "end the longer unbranched visible strand wins.",
         complexity=2, max_length=29)

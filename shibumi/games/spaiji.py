@@ -45,7 +45,7 @@ class SpaijiState(State):
 class Spaiji(Game):
     info = GameInfo(
         name="Spaiji", designer="Néstor Romeral Andrés", year="2011",
-        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        family="Connection", source="Shibumi Rule Book (2012)",
         summary="Every turn adds one white and one black ball that touch; the "
                 "largest visible group wins, ties to Black.",
         complexity=2, max_length=30)

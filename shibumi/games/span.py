@@ -17,7 +17,7 @@ GOALS = ((SIDE_MASK["left"], SIDE_MASK["right"]),
 class Span(PlacementGame):
     info = GameInfo(
         name="Span", designer="Cameron Browne", year="2011",
-        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        family="Connection", source="Shibumi Rule Book (2012)",
         summary="Join your two sides with a visibly connected group; someone always does.",
         complexity=1, max_length=30)
     symmetries = (0, 2, 4, 5)   # identity, half turn and the two mirrors keep the goals

@@ -28,7 +28,7 @@ def turn_of(balls: int) -> int:
 class Spaniel(Game):
     info = GameInfo(
         name="Spaniel", designer="Joseph Symons-Smyth", year="2012",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Three players each place two balls a turn in fixed colours; whoever "
                 "completes a visible line of three touching balls of one colour wins.",
         min_players=3, max_players=3, complexity=2, max_length=30)

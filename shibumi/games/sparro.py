@@ -48,7 +48,7 @@ class SparroState(State):
 class Sparro(PlacementGame):
     info = GameInfo(
         name="Sparro", designer="Phil Leduc", year="2011",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Around a red core, place your 12 balls to make as many lines of three "
                 "as you can, flat or climbing the pyramid.",
         complexity=2, max_length=24)

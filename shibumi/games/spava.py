@@ -61,7 +61,7 @@ def _decision(mine: int, points: int) -> str | None:
 class Spava(Game):
     info = GameInfo(
         name="Spava", designer="Cameron Browne", year="2012",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Spline where a line one ball short of full length loses; "
                 "neutral red balls block without risk.",
         complexity=2, max_length=30)

@@ -46,7 +46,7 @@ class SpiceState(State):
 class Spice(Game):
     info = GameInfo(
         name="Spice", designer="Martin Grider", year="2011",
-        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        family="Connection", source="Shibumi Rule Book (2012)",
         summary="Place one or two balls a turn to build the largest group; whoever "
                 "beats the board's record lets the opponent remove a ball.",
         complexity=2, max_length=1335)

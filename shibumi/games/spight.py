@@ -77,7 +77,7 @@ class SpightState(State):
 class Spight(Game):
     info = GameInfo(
         name="Spight", designer="Cameron Browne and Néstor Romeral Andrés", year="2011",
-        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        family="Connection", source="Shibumi Rule Book (2012)",
         summary="Move your balls like knights, on a level or jumping up one; "
                 "gather all of them into one group.",
         complexity=3, max_length=200)

@@ -83,7 +83,7 @@ def settle_stacks(masks: list[int], point: int) -> list[tuple[int, int]]:
 class Spinimax(Game):
     info = GameInfo(
         name="Spinimax", designer="Cameron Browne", year="2011",
-        family="Completion", source="Shibumi Rule Book (2012), seed 001",
+        family="Completion", source="Shibumi Rule Book (2012)",
         summary="Three players fill the board hole by hole; each finished platform is "
                 "topped by its minority (or majority) colour, and the apex's owner wins.",
         min_players=3, max_players=3, complexity=2, max_length=16)

@@ -72,7 +72,7 @@ class SpireState(State):
 class Spire(Game):
     info = GameInfo(
         name="Spire", designer="Dieter Stein", year="2011",
-        family="Completion", source="Shibumi Rule Book (2012), seed 001",
+        family="Completion", source="Shibumi Rule Book (2012)",
         summary="Add your colour, or a red and then your colour, never letting a square "
                 "or a platform with its top hold three of a colour; the last ball wins.",
         complexity=2, aliases=(), max_length=60)

@@ -13,7 +13,7 @@ from .placement import PlacementGame
 class Splade(PlacementGame):
     info = GameInfo(
         name="Splade", designer="Néstor Romeral Andrés", year="2011",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Three-player Spline: a full line of exactly two colours ends the game, "
                 "and the colour that follows the other in turn order takes it.",
         min_players=3, max_players=3, complexity=3, max_length=30)

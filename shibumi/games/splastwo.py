@@ -72,7 +72,7 @@ class SplastwoState(State):
 class Splastwo(Game):
     info = GameInfo(
         name="Splastwo", designer="Giacomo Galimberti", year="2012",
-        family="Completion", source="Shibumi Rule Book (2012), seed 001",
+        family="Completion", source="Shibumi Rule Book (2012)",
         summary="Lay a straight line of one to three of your balls on one level each turn; "
                 "completing a level scores 1, the apex 2.",
         aliases=("splasttwo",), min_players=2, max_players=3, complexity=2,

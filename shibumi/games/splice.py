@@ -35,7 +35,7 @@ def mixed_line(position, colour: int, lines=LINE_MASKS) -> bool:
 class Splice(Game):
     info = GameInfo(
         name="Splice", designer="Néstor Romeral Andrés", year="2011",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Spline with shared red balls: a winning line mixes your colour "
                 "and red, and your own balls climb only onto red.",
         complexity=2, max_length=30)

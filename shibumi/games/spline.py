@@ -15,7 +15,7 @@ from .placement import PLACE_MOVES, PlacementGame, playable_points, uniform_inde
 class Spline(PlacementGame):
     info = GameInfo(
         name="Spline", designer="Néstor Romeral Andrés", year="2011",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Place balls of your colour; the first full-length line on any level wins.",
         complexity=1, max_length=30)
     parameters = {"count_hidden": True}

@@ -62,7 +62,7 @@ class SplinePlusState(State):
 class SplinePlus(Game):
     info = GameInfo(
         name="Spline+", designer="Néstor Romeral Andrés", year="2011",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Spline where a turn may instead move one of your balls; "
                 "drops can hand the win to either side.",
         complexity=2, aliases=("spline plus", "splineplus", "spline_plus"),

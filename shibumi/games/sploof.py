@@ -83,7 +83,7 @@ class SploofState(State):
 class Sploof(Game):
     info = GameInfo(
         name="Sploof", designer="Matt Green", year="2011",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Make four touching balls in a row as seen from above, placing from a "
                 "small stock that you refill by taking red balls off the board.",
         aliases=("splroof",), complexity=3, max_length=40)

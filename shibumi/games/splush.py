@@ -134,7 +134,7 @@ class SplushState(State):
 class Splush(Game):
     info = GameInfo(
         name="Splush", designer="Cameron Browne", year="2012",
-        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        family="Connection", source="Shibumi Rule Book (2012)",
         summary="Push balls of your colour in from the side onto a raised level, or pull "
                 "one out and push it back in; first to gather all visible balls in one "
                 "group wins.",

@@ -87,7 +87,7 @@ class SpoddState(State):
 class Spodd(Game):
     info = GameInfo(
         name="Spodd", designer="Giacomo Galimberti", year="2012",
-        family="Counting", source="Shibumi Rule Book (2012), seed 001",
+        family="Counting", source="Shibumi Rule Book (2012)",
         summary="Every turn adds a white and a black ball that touch; on a full pyramid "
                 "the colour with more balls seen on each of five diagonals takes it, "
                 "and most diagonals wins.",

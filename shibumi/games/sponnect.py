@@ -25,7 +25,7 @@ class SponnectState(State):
 class Sponnect(Game):
     info = GameInfo(
         name="Sponnect", designer="Martin Windischer", year="2011",
-        family="Connection", source="Shibumi Rule Book (2012), seed 001",
+        family="Connection", source="Shibumi Rule Book (2012)",
         summary="Span around a red core: every ball is seen, passing is allowed, "
                 "and someone always connects.",
         aliases=("spconnect",), complexity=1, max_length=50)

@@ -38,7 +38,7 @@ class SpreeState(State):
 class Spree(Game):
     info = GameInfo(
         name="Spree", designer="Avri Klemer", year="2011",
-        family="N-in-a-row", source="Shibumi Rule Book (2012), seed 001",
+        family="N-in-a-row", source="Shibumi Rule Book (2012)",
         summary="Hand your opponent the colour they must place; any white-and-red "
                 "or black-and-red full line wins for whoever places its last ball.",
         complexity=2, max_length=60)

@@ -70,7 +70,7 @@ class SpuzzleOutcome(Outcome):
 class Spuzzle(Game):
     info = GameInfo(
         name="Spuzzle", designer="Néstor Romeral Andrés", year="2011",
-        family="Puzzle", source="Shibumi Rule Book (2012), seed 001",
+        family="Puzzle", source="Shibumi Rule Book (2012)",
         summary="A solitaire: place balls of any colour, never letting three of one colour "
                 "touch in a chain or clump; your score is the number of balls placed.",
         min_players=1, max_players=1, complexity=2, max_length=BEST_SCORE)

@@ -102,7 +102,7 @@ class SpyramidState(State):
 class Spyramid(Game):
     info = GameInfo(
         name="Spyramid", designer="Néstor Romeral Andrés", year="2012",
-        family="Pattern", source="Shibumi Rule Book (2012), seed 001",
+        family="Pattern", source="Shibumi Rule Book (2012)",
         summary="Add or move balls of your colour; own the five corners of a pyramid, "
                 "upright or upside down, to win.",
         complexity=2, aliases=("spynamid",), max_length=200)
