@@ -6,13 +6,11 @@ import dataclasses
 from dataclasses import dataclass
 
 from ..errors import NotationError
-from ..game import Game, GameInfo, Outcome, State
+from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import NUM_POINTS, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position
 from ..registry import register
-from ..game import read_fields, write_fields
-from .placement import playable_bits
-from .placement import PLACE_MOVES
+from .placement import PLACE_MOVES, playable_bits
 
 FULL = (1 << NUM_POINTS) - 1
 OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -36,13 +34,62 @@ def openings(occupied: int) -> int:
 
 
 @dataclass(frozen=True)
-class SpaijiState(State):
+class PairState(State):
     first: int | None = None
     """Point of the first ball of the turn in progress (None between turns)."""
 
 
+class TouchingPairGame(Game):
+    """Every turn places one white and one black ball, in either order, that touch.
+
+    Spaiji and Spodd share this turn; a game says where the balls may go
+    (:meth:`first_spots`, :meth:`second_spots`), where it starts and how it ends.
+    Each ball is one action, so a turn is two actions by the same player.
+    """
+
+    def start_position(self) -> Position:
+        return Position.empty()
+
+    def first_spots(self, occupied: int) -> int:
+        """Points where the first ball of a turn may go."""
+        return openings(occupied)
+
+    def second_spots(self, occupied: int, first: int) -> int:
+        """Points where the second ball may go, the first being at ``first``."""
+        return partners(occupied, first)
+
+    def initial_state(self, rng=None) -> PairState:
+        return PairState(position=self.start_position())
+
+    def legal_moves(self, state, player=None):
+        if state.result is not None:
+            return []
+        occ = state.position.occupied
+        if state.first is None:
+            spots = points_of(self.first_spots(occ))
+            return [PLACE_MOVES[c][p] for c in (WHITE, BLACK) for p in spots]
+        colour = OTHER[state.position.colour_at(state.first)]
+        return [PLACE_MOVES[colour][q]
+                for q in points_of(self.second_spots(occ, state.first))]
+
+    def apply(self, state, move):
+        position = state.position.place(move.point, move.colour)
+        if state.first is None:
+            return PairState(position, state.to_move, None, move, move.point)
+        return self.settle(PairState(position, 1 - state.to_move, None, move, None))
+
+    def transform_state(self, state, perm):
+        image = super().transform_state(state, perm)
+        if state.first is None:
+            return image
+        return dataclasses.replace(image, first=perm[state.first])
+
+    def extra_text(self, state) -> str:
+        return write_fields(first=None if state.first is None else ("point", state.first))
+
+
 @register
-class Spaiji(Game):
+class Spaiji(TouchingPairGame):
     info = GameInfo(
         name="Spaiji", designer="Néstor Romeral Andrés", year="2011",
         family="Connection", source="Shibumi Rule Book (2012)",
@@ -93,26 +140,6 @@ contact, seen or not.
 * The outcome's scores are the two largest group sizes (white, black).
 """
 
-    def initial_state(self, rng=None) -> SpaijiState:
-        return SpaijiState()
-
-    def legal_moves(self, state, player=None):
-        if state.result is not None:
-            return []
-        occ = state.position.occupied
-        if state.first is None:
-            spots = points_of(openings(occ))
-            return [PLACE_MOVES[c][p] for c in (WHITE, BLACK) for p in spots]
-        colour = OTHER[state.position.colour_at(state.first)]
-        return [PLACE_MOVES[colour][q] for q in points_of(partners(occ, state.first))]
-
-    def apply(self, state, move):
-        position = state.position.place(move.point, move.colour)
-        if state.first is None:
-            return SpaijiState(position, state.to_move, None, move, move.point)
-        after = SpaijiState(position, 1 - state.to_move, None, move, None)
-        return self.settle(after)
-
     def score(self, position: Position, reason: str) -> Outcome:
         visible = not self.params["count_hidden"]
         best = [max([0] + [g.bit_count() for g in position.groups(c, visible)])
@@ -125,23 +152,14 @@ contact, seen or not.
         return Outcome((winner,), f"{reason}; {how}",
                        (float(best[0]), float(best[1])), ((winner,), (1 - winner,)))
 
-    def transform_state(self, state, perm):
-        image = super().transform_state(state, perm)
-        if state.first is None:
-            return image
-        return dataclasses.replace(image, first=perm[state.first])
-
     # -- text ----------------------------------------------------------------
-    def extra_text(self, state) -> str:
-        return write_fields(first=None if state.first is None else ("point", state.first))
-
     def state_from(self, position, to_move, extras):
         first = read_fields(self, extras, points=("first",))["first"]
         if first is not None and (position.colour_at(first) not in (WHITE, BLACK)
                                   or not partners(position.occupied, first)):
             raise NotationError(f"Spaiji state: {extras!r} must name the white or black "
                                 "ball just placed, with a touching playable point left")
-        return self.settle(SpaijiState(position, to_move, None, None, first))
+        return self.settle(PairState(position, to_move, None, None, first))
 
     def settle(self, state):
         """Between turns, a full pyramid or a mover without a pair ends the game."""

@@ -15,15 +15,14 @@ the two reds; the five middle ones are scored.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from ..errors import NotationError
-from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
+from ..game import GameInfo, Outcome, read_fields
 from ..geometry import ALL_MASK, POINTS, PROJECTION, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position, hidden_mask
 from ..registry import register
-from .placement import PLACE_MOVES, playable_bits
-from .spaiji import openings
+from .placement import playable_bits
+from .spaiji import PairState, TouchingPairGame, openings
 
 #: The two red balls of the start, in opposite corner holes.
 RED_CORNERS = (1 << 0) | (1 << 15)                     # a1 and g7
@@ -77,14 +76,8 @@ def second_spots(occupied: int, first: int) -> int:
     return playable & TOUCHING_MASK[first] or playable
 
 
-@dataclass(frozen=True)
-class SpoddState(State):
-    first: int | None = None
-    """Point of the first ball of the turn in progress (None between turns)."""
-
-
 @register
-class Spodd(Game):
+class Spodd(TouchingPairGame):
     info = GameInfo(
         name="Spodd", designer="Giacomo Galimberti", year="2012",
         family="Counting", source="Shibumi Rule Book (2012)",
@@ -101,7 +94,8 @@ empty. White owns the white balls and Black the black ones, but on every
 turn the player to move, White first, places one white ball and one black
 ball, in either order, on playable points, and the two balls must touch.
 The second ball may rest on a platform that the first one has just
-completed.
+completed. Only when no two touching playable points are left may the two
+balls go on any two playable points, so the pyramid always fills up.
 
 The game lasts until the pyramid is complete, after fourteen turns (Black
 takes the last). Look at it from above: the squares line up in diagonals
@@ -157,24 +151,14 @@ points from one corner to the other, and the higher total wins.
   White and by Black.
 """
 
-    def initial_state(self, rng=None) -> SpoddState:
-        return SpoddState(position=START)
+    def start_position(self) -> Position:
+        return START
 
-    def legal_moves(self, state, player=None):
-        if state.result is not None:
-            return []
-        occ = state.position.occupied
-        if state.first is None:
-            spots = points_of(first_spots(occ))
-            return [PLACE_MOVES[c][p] for c in (WHITE, BLACK) for p in spots]
-        colour = OTHER[state.position.colour_at(state.first)]
-        return [PLACE_MOVES[colour][q] for q in points_of(second_spots(occ, state.first))]
+    def first_spots(self, occupied: int) -> int:
+        return first_spots(occupied)
 
-    def apply(self, state, move):
-        position = state.position.place(move.point, move.colour)
-        if state.first is None:
-            return SpoddState(position, state.to_move, None, move, move.point)
-        return self.settle(SpoddState(position, 1 - state.to_move, None, move, None))
+    def second_spots(self, occupied: int, first: int) -> int:
+        return second_spots(occupied, first)
 
     def score(self, position: Position) -> Outcome:
         """Who takes each diagonal of a full pyramid, and who wins."""
@@ -198,16 +182,7 @@ points from one corner to the other, and the higher total wins.
         """Balls placed (the two starting reds are not counted)."""
         return state.position.occupied.bit_count() - 2
 
-    def transform_state(self, state, perm):
-        image = super().transform_state(state, perm)
-        if state.first is None:
-            return image
-        return dataclasses.replace(image, first=perm[state.first])
-
     # -- text ----------------------------------------------------------------
-    def extra_text(self, state) -> str:
-        return write_fields(first=None if state.first is None else ("point", state.first))
-
     def state_from(self, position, to_move, extras):
         first = read_fields(self, extras, points=("first",))["first"]
         if position.red != RED_CORNERS:
@@ -229,7 +204,7 @@ points from one corner to the other, and the higher total wins.
         if to_move != turns % 2:
             raise NotationError(f"Spodd: after {turns} full turns it is "
                                 f"{self.player_name(turns % 2)}'s turn")
-        return self.settle(SpoddState(position, to_move, None, None, first))
+        return self.settle(PairState(position, to_move, None, None, first))
 
 
-__all__ = ["DIAGONALS", "Spodd", "SpoddState", "first_spots", "second_spots", "tallies"]
+__all__ = ["DIAGONALS", "Spodd", "first_spots", "second_spots", "tallies"]

@@ -85,6 +85,7 @@ from ..geometry import (APEX, LEVEL, LINE_MASKS, LINES_THROUGH, NUM_POINTS, PROJ
                         SUPPORT_MASK, SYMMETRIES, points_of)
 from ..notation import point_name
 from ..position import playable_mask
+from .masks import symmetry_tables
 
 #: Scores lie in [-(31 - m), 31 - m]; no real score reaches these.
 INFINITY = 31
@@ -122,25 +123,7 @@ def _threats(own: int, playable: int) -> int:
     return (_WIN_BOARD[own & _BOARD_BITS] | _WIN_UPPER[own >> 16 & 0x1FFF]) & playable
 
 
-def _symmetry_tables() -> tuple[tuple[list[int], list[int]], ...]:
-    """For each symmetry, images of the low and high 15 bits of a point mask."""
-    out = []
-    for perm in SYMMETRIES:
-        halves = []
-        for shift in (0, 15):
-            table = [0] * 32768
-            for bit in range(15):
-                image = 1 << perm[bit + shift]
-                step = 1 << bit
-                # table[x] for x with `bit` as its highest set bit
-                for x in range(step, step << 1):
-                    table[x] = table[x ^ step] | image
-            halves.append(table)
-        out.append(tuple(halves))
-    return tuple(out)
-
-
-_SYM_TABLES = _symmetry_tables()
+_SYM_TABLES = symmetry_tables()
 _INVERSE = tuple(tuple(perm.index(q) for q in range(NUM_POINTS)) for perm in SYMMETRIES)
 assert SYMMETRIES[0] == tuple(range(NUM_POINTS))      # the identity comes first
 (_, _), (_L1, _H1), (_L2, _H2), (_L3, _H3), (_L4, _H4), (_L5, _H5), (_L6, _H6), (_L7, _H7) = \
