@@ -47,6 +47,7 @@ def main() -> None:
     results["spline_perft_6_seconds"] = round(time.perf_counter() - t, 2)
     try:
         from shibumi.maths.solve import solve_spline
+        from shibumi.maths.spuzzle import solve_spuzzle
         from shibumi.maths.verify import verify_span
     except ImportError:          # numpy missing: the engine alone was measured
         pass
@@ -57,6 +58,9 @@ def main() -> None:
         t = time.perf_counter()
         solve_spline()
         results["spline_solve_seconds"] = round(time.perf_counter() - t, 2)
+        t = time.perf_counter()
+        solve_spuzzle()
+        results["spuzzle_solve_seconds"] = round(time.perf_counter() - t, 2)
     if args.json:
         print(json.dumps(results))
         return
@@ -66,7 +70,8 @@ def main() -> None:
               f"(generic loop {r['generic_loop_per_second']:,}/s, "
               f"x{r['ratio_to_generic']})")
     print(f"spline perft 6: {results['spline_perft_6_seconds']} s")
-    for key in ("span_exhaustive_check_seconds", "spline_solve_seconds"):
+    for key in ("span_exhaustive_check_seconds", "spline_solve_seconds",
+                "spuzzle_solve_seconds"):
         if key in results:
             print(f"{key.replace('_', ' ')}: {results[key]}")
 

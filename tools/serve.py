@@ -94,6 +94,7 @@ def make_server(book: pathlib.Path, host: str = HOST, port: int = DEFAULT_PORT):
     app.web_app.settings["mathjax_url"] = "/book/mathjax/tex-mml-chtml.js"
     app.web_app.add_handlers(".*$", [
         (r"/", RedirectHandler, {"url": "/book/index.html"}),
+        (r"/favicon.ico", RedirectHandler, {"url": "/book/favicon.ico"}),
         (r"/book", RedirectHandler, {"url": "/book/index.html"}),
         (r"/book/(.*)", StaticFileHandler, {"path": str(book),
                                             "default_filename": "index.html"}),

@@ -95,29 +95,28 @@ def show_position(position, marks=None, lines=(), highlight=(), caption: str = "
                        labels=labels, size=size, show_hidden=show_hidden)
     caption_html = (f'<p class="shibumi-caption"><em>{html.escape(caption)}</em></p>'
                     if caption else "")
-    if not three_d:
-        display(HTML(f'<div class="shibumi-figure">{svg}{caption_html}</div>'))
-        return
-    import ipywidgets as widgets
+    if three_d:
+        # The 3D view first, then the picture and caption as plain HTML (not in
+        # a widget box), so they show even where widgets cannot; the book's CSS
+        # sets the two side by side.
+        display(_three_d_view(position, marks, lines, highlight, show_hidden, size).widget)
+    display(HTML(f'<div class="shibumi-figure">{svg}{caption_html}</div>'))
 
+
+def _three_d_view(position, marks, lines, highlight, show_hidden, size):
     from ..views.three import PyramidView
 
     view = PyramidView(position, width=size + 80, height=size)
     for symbol in "+-x•":
-        points = [p for p, s in (marks or {}).items() if s == symbol]
+        points = [p for p, s in marks.items() if s == symbol]
         if points:
             view.mark(points, symbol)
-    if lines:
-        view.draw_path(lines[0])
-        for line in lines[1:]:
-            view.draw_path(line, keep=True)
+    for i, line in enumerate(lines):
+        view.draw_path(line, keep=i > 0)
     if highlight:
-        view.mark_last(list(highlight)[0])
+        view.mark_last(highlight[0])
     view.show_hidden(show_hidden)
-    parts = [widgets.HBox([view.widget, widgets.HTML(svg)])]
-    if caption:
-        parts.append(widgets.HTML(caption_html))
-    display(widgets.VBox(parts))
+    return view
 
 
 class Chapter:
@@ -183,12 +182,13 @@ class Chapter:
         """Display a position (Position, State, Match or text); see :func:`show_position`."""
         show_position(position, caption=caption, **options)
 
-    def start(self, three_d: bool = True):
-        """The start position, in 3D and from above."""
+    def start(self, three_d: bool = True, **options):
+        """The start position, in 3D and from above (``options`` as for :meth:`show`)."""
         state = self.game.initial_state()
         who = self.game.player_name(self.game.current_player(state))
         show_position(state, three_d=three_d,
-                      caption=f"The start. {who} moves first.")
+                      caption=options.pop("caption", f"The start. {who} moves first."),
+                      **options)
 
     # -- statistics ------------------------------------------------------------
     def numbers(self, games: int = GAMES, seed: int = SEED):
