@@ -3,11 +3,14 @@
 import pytest
 
 from shibumi.geometry import ALL_MASK, POINTS
+from shibumi.geometry import TOUCHING_MASK, points_of
 from shibumi.maths.claims import (annotated_top_view, apex_is_last, ball_30_table,
                                   pair_turns, placer_of_ball, pyramids_in_lattice,
-                                  sparro_end, spaiji_engine_agrees, spaiji_turns,
+                                  reachable_pair_sets, sparro_end, spaiji_block_chance,
+                                  spaiji_engine_agrees, spaiji_random_games, spaiji_turns,
                                   spinimax_lengths, spline_guarantee, spline_move_labels,
                                   spodd_no_ties)
+from shibumi.position import playable_mask
 from shibumi.position import Position
 
 
@@ -47,13 +50,47 @@ def test_spaiji_not_always_15_turns():
     assert sorted(r["example_blocked"][16:]) == ["b4", "d2", "d6", "f4"]
 
 
-def test_pair_rule_matches_the_spaiji_engine():
-    assert spaiji_engine_agrees(400) >= 400
+def test_the_stuck_position_has_no_legal_turn_in_the_engine():
+    from shibumi import load
+    from shibumi.notation import parse_point
+    game = load("spaiji")
+    names = spaiji_turns()["example_blocked"]
+    occ = sum(1 << parse_point(n) for n in names)
+    assert len(names) == 20 and occ in reachable_pair_sets(0)
+    # the five playable points, and none of them touches an empty playable point
+    assert sorted(points_of(playable_mask(occ))) == sorted(
+        parse_point(n) for n in ("b2", "f2", "b6", "f6", "d4.1"))
+    assert pair_turns(occ) == []
+    white = sum(1 << p for i, p in enumerate(points_of(occ)) if i % 2)
+    state = game.parse_state(f"{Position.from_masks(white, occ & ~white).text()} 1")
+    assert game.legal_moves(state) == [] and state.result is not None
+
+
+def test_pair_rule_matches_the_spaiji_engine_on_every_reachable_set():
+    assert spaiji_engine_agrees() == {"compared": 28249, "differences": 0}
     assert pair_turns(ALL_MASK) == []
 
 
+def test_the_comparison_with_the_engine_can_fail():
+    def no_fresh_platforms(occ):
+        """A wrong rule: the second ball may not use a platform the first completed."""
+        return sorted({occ | 1 << p | 1 << q for p in points_of(playable_mask(occ))
+                       for q in points_of(playable_mask(occ) & TOUCHING_MASK[p])})
+    r = spaiji_engine_agrees(no_fresh_platforms)
+    assert r["compared"] == 28249 and r["differences"] > 1000
+
+
+def test_about_one_random_spaiji_game_in_a_thousand_gets_stuck():
+    chance = spaiji_block_chance()
+    assert 0.00100 < chance < 0.00108 and round(1 / chance) == 960
+    sample = spaiji_random_games(5000, seed=1)         # the engine's own random games
+    assert sample == {"games": 5000, "stopped_early": 5, "balls_when_stopped": {20: 5}}
+
+
 def test_sparro_ends_with_29_balls():
+    # the proof is apex_is_last and the interior being prefilled; the games only illustrate
     r = sparro_end(games=100)
+    assert r["apex_is_last"] and r["interior_prefilled"] == 5
     assert r["holds"] and r["finals"] == {(24, True): 100}
 
 

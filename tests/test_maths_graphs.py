@@ -153,20 +153,74 @@ def test_span_sides_are_the_board_edges():
         assert {v for v in G if side in G.nodes[v]["sides"]} == set(points_of(mask))
 
 
-def test_visible_graph_of_every_position_is_drawn_plane_from_above():
+def test_visible_graph_of_every_filling_is_drawn_plane_from_above():
+    # visibility depends only on the filled points: all 141,120 fillings cover every position
+    r = graphs.every_filling_drawn_plane()
+    assert r["fillings"] == 141120 and r["visible_crossed"] == 0
+    # the control: with every physical contact the same check finds spoiled drawings
+    assert r["physical_crossed"] == 29582 and r["example"] is not None
+    assert r["conflicts"] == {"pairs": 44, "on_segment": 0, "same_spot": 5}
+
+
+def test_top_view_conflicts_are_the_overpass_and_the_shared_spots():
+    """The proof's case list: two contacts meet in the top view only when one is
+    a flat contact and the other joins its overpass pair, or when an end of one
+    and an end of the other are drawn at one spot (a ball and the ball two
+    levels straight above it, the lower one hidden)."""
+    from shibumi.geometry import COVER, LEVEL
+    c = graphs.top_view_conflicts()
+    same_spot = {frozenset(pair) for pair in c["same_spot"]}
+    assert same_spot == {frozenset((p, COVER[p])) for p in INTERIOR}
+    overpass = shared = 0
+    for i, j in c["pairs"]:
+        (a, b, over_ab), (x, y, over_xy) = CONTACTS[i], CONTACTS[j]
+        if over_ab == (1 << x | 1 << y) or over_xy == (1 << a | 1 << b):
+            overpass += 1
+            assert LEVEL[a] == LEVEL[b] and LEVEL[x] == LEVEL[y] and abs(LEVEL[a] - LEVEL[x]) == 1
+        else:
+            shared += 1
+            assert any(frozenset((u, v)) in same_spot for u in (a, b) for v in (x, y))
+    assert overpass == sum(1 for _, _, over in CONTACTS if over) == 16 and shared == 28
+    # vertical contacts are unit diagonals in the top view
+    for a, b, _ in CONTACTS:
+        (xa, ya), (xb, yb) = PROJECTION[a], PROJECTION[b]
+        assert (xa - ya) % 2 == 0 and (xb - yb) % 2 == 0
+        if LEVEL[a] != LEVEL[b]:
+            assert abs(xa - xb) == abs(ya - yb) == 1
+
+
+def test_position_graph_agrees_with_the_filling_masks_on_sampled_positions():
+    """A sample only: position_graph (networkx, generic crossing test) against the
+    masks and conflict table used by the exhaustive check above."""
     from conftest import random_position
     from shibumi.position import Position
     from shibumi.geometry import ALL_MASK
     full = graphs.position_graph(Position.from_masks(white=ALL_MASK))
     assert {frozenset(e) for e in full.edges()} == {frozenset(e) for e in contact_graph().edges()}
     crossed = 0
-    for seed in range(400):
+    for seed in range(200):
         pos = random_position(seed, 5 + seed % 26)
         G = graphs.position_graph(pos)
+        vertices, edges = graphs.filling_contacts(pos.occupied)
+        assert set(G) == set(points_of(vertices))
+        assert {frozenset(e) for e in G.edges()} == \
+            {frozenset(CONTACTS[i][:2]) for i in range(len(CONTACTS)) if edges >> i & 1}
         assert graphs.straight_line_crossings(G) == [], pos
-        # without the visibility rule the same drawing does cross (or stacks two balls)
         crossed += bool(graphs.straight_line_crossings(graphs.position_graph(pos, False)))
-    assert crossed > 100
+    assert crossed > 50
+
+
+def test_a_placement_never_joins_balls_already_there():
+    r = graphs.placements_never_join()
+    assert r["fillings"] == 141120 and r["placements"] == 1038301
+    assert r["joins"] == 0 and r["uncovers"] == 0
+    assert r["cuts"] == 78092 and r["hides"] == 1957
+
+
+def test_with_the_red_core_nothing_is_hidden_or_cut():
+    # Sponnect's seed omits "visibly": with the interior filled it makes no difference
+    assert graphs.red_core_contacts() == {"fillings": 21368, "hidden_exterior": 0,
+                                          "cut_exterior": 0}
 
 
 def test_face_names_and_drawings():

@@ -260,6 +260,7 @@ def test_solve_spline_from_the_empty_board():     # a few seconds
     assert {v["result"] for v in result["first_moves"].values()} == {"loss"}
     pv = result["principal_variation"]
     assert len(pv) == 26
+    assert pv[:6] == KNOWN_PV[:6]              # the position the solving page annotates
     match = _replay(pv)
     assert match.is_over() and match.outcome().winners == (1,)   # player 2: Black
     assert len(match.history) == result["length"]
@@ -288,6 +289,27 @@ def test_full_minimax_from_the_empty_board():
 
     assert describe_score(value(0, 0)) == ("loss", 26)          # for White
     assert len(memo) > 5_000_000
+
+
+# -- the move values quoted on the solving page -----------------------------------
+
+def test_after_six_balls_of_the_principal_line_only_c5_and_e3_hold_out():
+    pos = _replay(KNOWN_PV[:6]).state.position
+    values = move_values(pos, SplineSolver())
+    assert len(values) == 10 and {v.result for v in values.values()} == {"loss"}
+    by_length = {}
+    for p, v in values.items():
+        by_length.setdefault(v.length, []).append(point_name(p))
+    assert sorted(by_length[26]) == ["c5.0", "e3.0"]
+    assert len(by_length[24]) == 8 and set(by_length) == {24, 26}
+
+
+def test_after_a1_g7_ten_moves_lose_at_26_and_four_at_24():
+    from collections import Counter
+    from shibumi.maths.claims import spline_move_labels
+    pos = _replay(["a1", "g7"]).state.position
+    labels = spline_move_labels(pos, SplineSolver())
+    assert len(labels) == 14 and Counter(labels.values()) == {"L26": 10, "L24": 4}
 
 
 # -- shortest and longest games ---------------------------------------------------

@@ -123,8 +123,7 @@ def test_black_can_force_each_lower_level_alone():
     assert level_race(1) and level_race(0)
 
 
-@pytest.mark.slow
-def test_solve_black_wins_3_to_2():
+def test_solve_black_wins_3_to_2():          # the whole game: about 3-4 s
     result = solve()
     assert result["value"] == -1 and result["winner"] == "Black"
     assert result["white_points"] == 2
@@ -136,11 +135,20 @@ def test_solve_black_wins_3_to_2():
     assert sum(len(r.split("-")) for r, _ in pv) == 30
     black = sum(s for i, (_, s) in enumerate(pv) if i % 2)
     assert black == 3
+    # the line quoted on the solving page: single balls; scores at balls 16, 25, 29, 30
+    assert all("-" not in r for r, _ in pv) and len(pv) == 30
+    assert [(i + 1, s) for i, (_, s) in enumerate(pv) if s] == [(16, 1), (25, 1), (29, 1), (30, 2)]
+    assert result["positions"] == 101895
 
 
-def test_late_position_value():
-    # board full (Black completed it), level 1 empty: 14 balls to place, 7 each
+def test_late_position_values_by_hand():
+    from shibumi.notation import parse_point
     solver = SplastwoSolver()
-    occ = (1 << 16) - 1
-    v = solver.value(occ, STOCK - 8, STOCK - 8 + 2)
-    assert -4 <= v <= 4 and v == max(solver.move_values(occ, STOCK - 8, STOCK - 6).values())
+    # only the apex empty: the mover lays it and scores 2
+    assert solver.value(ALL_MASK & ~(1 << APEX), 1, 0) == 2
+    # one point of level 2 and the apex empty, one ball each: the mover must lay the
+    # level-2 ball (1 point; no row crosses levels), then the opponent lays the apex
+    # (2 points): margin -1
+    gap = 1 << parse_point("e5.2") | 1 << APEX
+    assert solver.value(ALL_MASK & ~gap, 1, 1) == -1
+    assert solver.move_values(ALL_MASK & ~gap, 1, 1) == {1 << parse_point("e5.2"): -1}

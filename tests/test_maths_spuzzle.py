@@ -50,14 +50,24 @@ def test_the_optimal_line_is_a_legal_game_that_ends_with_27():
     assert len(result["line"]) == 27
 
 
-def test_192_final_positions_score_27_on_two_of_the_ten_gap_sets():
+def test_192_final_positions_score_27_on_two_of_the_ten_gap_sets(monkeypatch):
+    from shibumi.maths import spuzzle
+    from shibumi.maths.spuzzle import _Search
     counted = count_optimal()
-    assert counted == {"score": 27, "positions": 192, "gap_sets": 10, "gap_sets_used": 2,
-                       "used": counted["used"], "nodes": counted["nodes"]}
+    assert (counted["score"], counted["positions"]) == (27, 192)
+    assert (counted["gap_sets"], counted["gap_sets_used"]) == (10, 2)
     # the two usable gap sets: the apex and a diagonal pair of level 2
     assert sorted(counted["used"]) == [[25, 28, 29], [26, 27, 29]]
-    # 96 colourings for each usable pair, a multiple of the 6 renamings
-    assert counted["positions"] % (2 * 6) == 0
+    # the two are images of each other under a symmetry of the board
+    masks = [sum(1 << p for p in gaps) for gaps in counted["used"]]
+    assert any(sum(1 << perm[p] for p in counted["used"][0]) == masks[1] for perm in SYMMETRIES)
+    # each admits 96 labelled colourings: 16 patterns up to renaming, times 6
+    pyr = Pyramid(4)
+    for gaps in masks:
+        assert _Search(pyr).run(pyr.full & ~gaps, count=True) == 96
+        assert _Search(pyr, colours=2).run(pyr.full & ~gaps, count=True) == 0
+    monkeypatch.setattr(spuzzle, "_renamings", lambda used, colours: 1)
+    assert [_Search(pyr).run(pyr.full & ~gaps, count=True) for gaps in masks] == [16, 16]
 
 
 def test_gap_sets_are_the_upward_closed_sets():

@@ -121,9 +121,9 @@ contact, seen or not.
   (`Wd6` or `Bd6`), the second must be the other colour on a point touching
   the first. A first ball that would leave no touching point for the second
   is not allowed, so a turn never gets stuck halfway.
-* The designer ruled later (see the catalogue of figures) that when the mover
-  cannot place two touching balls, the game ends there and is scored as
-  usual. It does happen: on a full board with b4, d2, f4 and d6 taken on
+* The designer ruled later (reported in public descriptions of the game, not
+  in the rule book) that when the mover cannot place two touching balls, the
+  game ends there and is scored as usual. It does happen: on a full board with b4, d2, f4 and d6 taken on
   level 1, each playable point (b2, f2, b6, f6, d4) has every neighbour filled
   and completes no platform, so no pair fits and the game stops at 20 balls.
   Random games meet such a block about once in a thousand; "exactly 15 turns"

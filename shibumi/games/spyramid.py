@@ -76,7 +76,7 @@ BOOK_UPRIGHT = upright_pyramids(base_level=0)
 """The 14 upright pyramids standing on the board (9 + 4 + 1): the book's count."""
 PYRAMID_SETS = {
     "all": UPRIGHT + INVERTED,              # 25: every regular pyramid, up or down
-    "designer": BOOK_UPRIGHT + INVERTED,    # 19: the designer's listing, 14 + 5
+    "designer": BOOK_UPRIGHT + INVERTED,    # 19: a later listing, 14 + 5 (see notes)
     "book": BOOK_UPRIGHT,                   # 14: the book's number, all pointing up
 }
 
@@ -137,12 +137,13 @@ A player with no legal move passes. If neither player can move, or after
   (a ball and the four resting on it, under each of the four centre holes
   and under the middle of level 1), 25 in all. The book's "14 potential
   pyramids" equals the upright pyramids with their base on the board
-  (9 + 4 + 1); the designer's own listing of the game counts those 14 plus 5
-  small upside-down ones. Neither count includes the 6 upright pyramids
+  (9 + 4 + 1); a listing of the game's pyramids found in later public
+  descriptions (not in the rule book) counts those 14 plus 5 small
+  upside-down ones. Neither count includes the 6 upright pyramids
   with a base on level 1 or 2, though they are regular pyramids of a size
   the rule names, so the rule ("any size, up or down") is taken as written
   and all 25 count by default.
-  `spyramid(pyramids="designer")` keeps only the 19 the designer listed.
+  `spyramid(pyramids="designer")` keeps only the 19 of that listing.
   `spyramid(pyramids="book")` keeps the book's number literally: the 14
   upright pyramids standing on the board. That count fits the sizes the
   book names, as squares of 2x2, 3x3 and 4x4 board holes number 9 + 4 + 1,

@@ -26,7 +26,10 @@ graph with networkx and checks, by computation rather than by picture:
 * the ConHex board (:func:`conhex_graph`) compared with the pyramid
   (:func:`conhex_comparison`);
 * the visible contacts of any position (:func:`position_graph`), whose top view
-  never has crossings, the faces as text (:func:`face_names`), and matplotlib
+  never has crossings (checked on all 141,120 fillings by
+  :func:`every_filling_drawn_plane`); a placement never joins balls already
+  there (:func:`placements_never_join`); with the five interior points filled,
+  nothing else is hidden or cut (:func:`red_core_contacts`); the faces as text (:func:`face_names`), and matplotlib
   drawings over the board (:func:`draw_board`, :func:`draw_contact_graph`,
   :func:`draw_dual`, :func:`draw_conhex`; matplotlib is imported only there).
 
@@ -57,6 +60,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from functools import lru_cache
 from itertools import combinations
 
 import networkx as nx
@@ -70,7 +74,8 @@ __all__ = [
     "contact_graph", "pyramid_contact_graph", "planar_embedding", "faces",
     "dual_graph", "non_trivalent", "sided_graph", "is_planar_all_contacts",
     "all_contacts_kuratowski", "conhex_cells", "conhex_graph", "conhex_comparison",
-    "position_graph", "face_names", "draw_board", "draw_contact_graph", "draw_dual", "draw_conhex",
+    "position_graph", "top_view_conflicts", "filling_contacts", "every_filling_drawn_plane",
+    "placements_never_join", "red_core_contacts", "face_names", "draw_board", "draw_contact_graph", "draw_dual", "draw_conhex",
     "LEVEL_COLOURS",
 ]
 
@@ -641,7 +646,9 @@ def position_graph(position, visible_only: bool = True) -> nx.Graph:
     of :func:`contact_graph` plus ``colour`` (the engine's colour number).
 
     With ``visible_only`` the top view draws it without crossings for every stable
-    position (tested on random positions): a ball two levels under another is
+    position (checked for all 141,120 fillings by :func:`every_filling_drawn_plane`,
+    since the graph depends only on which points are filled): a ball two levels
+    under another is
     hidden, so no two visible balls share a spot, and the one kind of crossing the
     grid allows, a flat contact under the flat contact of the two balls above it,
     is exactly the one the overpass rule removes.
@@ -659,6 +666,175 @@ def position_graph(position, visible_only: bool = True) -> nx.Graph:
             if q > p and q in G:
                 G.add_edge(p, q, kind="flat" if LEVEL[p] == LEVEL[q] else "vertical")
     return G
+
+
+# ---------------------------------------------------------------------------
+# Every filling at once: crossings in the top view, and what a placement does
+# ---------------------------------------------------------------------------
+
+def _contact_index() -> dict:
+    """{(a, b): index in CONTACTS} for both orders of each contact."""
+    index = {}
+    for i, (a, b, _) in enumerate(CONTACTS):
+        index[a, b] = index[b, a] = i
+    return index
+
+
+_INDEX = _contact_index()
+
+
+def top_view_conflicts() -> dict:
+    """What could spoil a top-view drawing, from the coordinates alone.
+
+    ``pairs``: the pairs of contacts (indices into
+    :data:`shibumi.geometry.CONTACTS`) whose straight segments meet other than
+    at a shared end; ``on_segment``: (point, contact) with the point strictly
+    inside the segment; ``same_spot``: pairs of points drawn at one spot.  Each
+    is given as a list of bit masks (over contacts, or over points for
+    ``same_spot``), so a drawing is plane exactly when no mask is contained in
+    its set of edges (or of vertices).
+    """
+    P = PROJECTION
+    pairs = [(i, j) for (i, (a, b, _)), (j, (c, d, _)) in combinations(enumerate(CONTACTS), 2)
+             if _segments_cross(P[a], P[b], P[c], P[d])]
+    on_segment = [(v, i) for i, (a, b, _) in enumerate(CONTACTS) for v in POINTS
+                  if v not in (a, b) and _segments_cross(P[a], P[b], P[v], P[v])]
+    same_spot = [(u, v) for u, v in combinations(POINTS, 2) if P[u] == P[v]]
+    return {"pairs": pairs, "on_segment": on_segment, "same_spot": same_spot}
+
+
+def filling_contacts(occupied: int, visible_only: bool = True) -> tuple[int, int]:
+    """(vertex mask, contact mask) of the contact graph of a filling, read from
+    the engine (:func:`shibumi.position.hidden_mask` and
+    :func:`shibumi.position.linked`); the contact mask has bit i for
+    ``CONTACTS[i]``.  It is the graph of :func:`position_graph`, as masks."""
+    vertices = occupied & ~(hidden_mask(occupied) if visible_only else 0)
+    edges = 0
+    for p in points_of(vertices):
+        for q in points_of(linked(p, occupied, visible_only) & ~((2 << p) - 1)):
+            edges |= 1 << _INDEX[p, q]
+    return vertices, edges
+
+
+@lru_cache(maxsize=1)
+def _all_filling_graphs() -> dict:
+    """{filling: its visible (vertices, contacts)} for all 141,120 fillings."""
+    from .counting import stable_sets
+    return {int(occ): filling_contacts(int(occ)) for occ in stable_sets()}
+
+
+def every_filling_drawn_plane(fillings=None, progress=None) -> dict:
+    """Check the top view of the visible contacts of every filling for crossings.
+
+    Which balls are in view and which contacts count depend only on which
+    points are filled, not on colours, so checking the 141,120 fillings
+    (:func:`shibumi.maths.counting.stable_sets`) checks every position that
+    can stand.  For each filling the engine's visible contact graph
+    (:func:`filling_contacts`) is tested against :func:`top_view_conflicts`;
+    the same is done with every ball and every physical contact (all contacts
+    between filled points), as a control that the test can fail.
+
+    Returns ``fillings``, ``visible_crossed`` (fillings whose visible graph
+    has a crossing, a vertex on an edge or two vertices at one spot: 0),
+    ``physical_crossed`` (the same with every ball and contact), ``conflicts``
+    (the sizes of the three lists of :func:`top_view_conflicts`) and
+    ``example`` (a filling whose physical drawing is spoiled, as a mask).
+    """
+    graphs = _all_filling_graphs() if fillings is None else \
+        {int(occ): filling_contacts(int(occ)) for occ in fillings}
+    conflicts = top_view_conflicts()
+    pair_masks = [1 << i | 1 << j for i, j in conflicts["pairs"]]
+    segment_masks = [(1 << v, 1 << i) for v, i in conflicts["on_segment"]]
+    spot_masks = [1 << u | 1 << v for u, v in conflicts["same_spot"]]
+
+    def spoiled(vertices, edges):
+        return (any(edges & m == m for m in pair_masks)
+                or any(vertices & m == m for m in spot_masks)
+                or any(vertices & v and edges & e for v, e in segment_masks))
+
+    # Physically every contact between two filled points is there, so a conflict
+    # shows as soon as all the points it involves are filled.
+    ends = [1 << CONTACTS[i][0] | 1 << CONTACTS[i][1] for i in range(len(CONTACTS))]
+    physical_masks = ([ends[i] | ends[j] for i, j in conflicts["pairs"]] + spot_masks
+                      + [1 << v | ends[i] for v, i in conflicts["on_segment"]])
+
+    counts = {True: 0, False: 0}
+    example = None
+    items = progress(graphs.items()) if progress is not None else graphs.items()
+    for occ, visible_graph in items:
+        counts[True] += spoiled(*visible_graph)
+        if any(occ & m == m for m in physical_masks):
+            counts[False] += 1
+            if example is None or occ.bit_count() < example.bit_count():
+                example = occ
+    return {"fillings": len(graphs), "visible_crossed": counts[True],
+            "physical_crossed": counts[False],
+            "conflicts": {k: len(v) for k, v in conflicts.items()}, "example": example}
+
+
+def placements_never_join(fillings=None) -> dict:
+    """A placement never adds a contact between two balls already there.
+
+    For every filling and every playable point p (so that the filling plus p
+    is again a filling), the visible contacts of the larger filling that do not
+    involve p are compared with the visible contacts of the smaller one: the
+    new ball may hide balls and cut contacts beneath it, but it never creates
+    a contact between other balls, nor brings a hidden ball back into view.
+    So a ball never joins groups of the other colour, whatever the colours.
+
+    Returns ``fillings``, ``placements`` (pairs checked), ``joins`` (placements
+    adding a contact between old balls: 0), ``uncovers`` (placements bringing
+    an old ball into view: 0), ``cuts`` (placements removing at least one
+    contact between old balls) and ``hides`` (placements hiding an old ball).
+    """
+    from ..position import playable_mask
+    graphs = _all_filling_graphs() if fillings is None else \
+        {int(occ): filling_contacts(int(occ)) for occ in fillings}
+    touching = [0] * len(POINTS)
+    for (a, b), i in _INDEX.items():
+        touching[a] |= 1 << i
+    placements = joins = uncovers = cuts = hides = 0
+    for occ, (vertices, edges) in graphs.items():
+        for p in points_of(playable_mask(occ)):
+            if occ | 1 << p not in graphs:
+                continue                  # a partial list of fillings
+            after_v, after_e = graphs[occ | 1 << p]
+            old_e = after_e & ~touching[p]
+            placements += 1
+            joins += bool(old_e & ~edges)
+            cuts += bool(edges & ~old_e)
+            old_v = after_v & ~(1 << p)
+            uncovers += bool(old_v & ~vertices)
+            hides += bool(vertices & ~old_v)
+    return {"fillings": len(graphs), "placements": placements, "joins": joins,
+            "uncovers": uncovers, "cuts": cuts, "hides": hides}
+
+
+def red_core_contacts(fillings=None) -> dict:
+    """With the five interior points filled (Sponnect's red core, Sparro's start),
+    seen and unseen make no difference to the balls played.
+
+    Over every filling that contains the interior: no exterior ball is hidden,
+    and every physical contact between two exterior balls is visible.  Returns
+    ``fillings`` (those checked), ``hidden_exterior`` and ``cut_exterior``
+    (fillings where that fails: both 0).
+    """
+    from ..geometry import EXTERIOR_MASK
+    if fillings is None:
+        from .counting import stable_sets
+        fillings = stable_sets()
+    checked = hidden = cut = 0
+    for occ in fillings:
+        occ = int(occ)
+        if occ & INTERIOR_MASK != INTERIOR_MASK:
+            continue
+        checked += 1
+        hidden += bool(hidden_mask(occ) & EXTERIOR_MASK)
+        for p in points_of(occ & EXTERIOR_MASK):
+            if (linked(p, occ) ^ linked(p, occ, False)) & EXTERIOR_MASK:
+                cut += 1
+                break
+    return {"fillings": checked, "hidden_exterior": hidden, "cut_exterior": cut}
 
 
 # ---------------------------------------------------------------------------

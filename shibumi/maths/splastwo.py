@@ -42,9 +42,10 @@ from __future__ import annotations
 import time
 
 from ..geometry import (ALL_MASK, APEX, COORDS, LEVEL, LEVEL_MASK, NUM_POINTS, SIZES,
-                        SYMMETRIES, point_at, points_of)
+                        point_at, points_of)
 from ..notation import point_name
 from ..position import playable_mask
+from .masks import symmetry_tables
 
 STOCK = 15
 LEVEL_POINTS = (1, 1, 1, 2)
@@ -93,23 +94,7 @@ def open_points(occ: int) -> int:
     return sum(pts for pts, mask in zip(LEVEL_POINTS, LEVEL_MASK) if occ & mask != mask)
 
 
-def _perm_tables():
-    out = []
-    for perm in SYMMETRIES:
-        halves = []
-        for shift in (0, 15):
-            table = [0] * 32768
-            for bit in range(15):
-                image = 1 << perm[bit + shift]
-                step = 1 << bit
-                for x in range(step, step << 1):
-                    table[x] = table[x ^ step] | image
-            halves.append(table)
-        out.append(tuple(halves))
-    return tuple(out)
-
-
-_PERM = _perm_tables()
+_PERM = symmetry_tables()
 
 
 def canonical(occ: int) -> int:

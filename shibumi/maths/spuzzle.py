@@ -34,14 +34,18 @@ The search
   level 2 touch the most balls, so conflicts show up early (taking the board
   first is about a thousand times slower).  Colours are interchangeable, so
   the search gives a new colour only if all earlier ones are in use (each
-  colouring is found once, up to renaming the colours).
+  colouring is met once up to renaming the colours; when counting, each is
+  then multiplied by its number of renamings, so counts are of labelled
+  colourings).
 * The first size with a colourable gap set gives the answer; every smaller
   size has been refuted for every gap set.
 
 The answer: no colouring exists for the full pyramid, nor with the apex
 left empty, nor with the apex and one point of level 2; with the apex and
 two diagonally opposite points of level 2 left empty there are 96
-colourings for each of the two such pairs.  **The highest score is 27**, and
+colourings for each of the two such pairs, counting white, black and red as
+different (16 up to renaming the colours, each in 6 ways): 192 labelled
+final positions in all (:func:`count_optimal`).  **The highest score is 27**, and
 the whole proof takes well under a second (:func:`solve_spuzzle` reports
 the nodes and time).
 
