@@ -106,7 +106,7 @@ def show_position(position, marks=None, lines=(), highlight=(), caption: str = "
 def _three_d_view(position, marks, lines, highlight, show_hidden, size):
     from ..views.three import PyramidView
 
-    view = PyramidView(position, width=size + 80, height=size)
+    view = PyramidView(position, width=size, height=size)
     for symbol in "+-x•":
         points = [p for p, s in marks.items() if s == symbol]
         if points:
