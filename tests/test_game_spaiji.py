@@ -11,6 +11,7 @@ from shibumi import IllegalMoveError, load
 from shibumi.analysis import perft
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, WHITE, Position
+from reference import below as _below, ALL as _ALL, touch as _touch, open_points as _open
 
 
 def state(text, to_move=1, extras="", **params):
@@ -172,22 +173,6 @@ def test_all_eight_symmetries_keep_moves_and_results(seed, steps):
 # neighbour: 96 * 28 = 2688. The brute force shares no code with the engine:
 # a dict from (level, x, y) to colour, contact = same level and one step
 # apart, or one resting on the other.
-
-def _below(pt):
-    lv, x, y = pt
-    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
-
-
-_ALL = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
-
-
-def _touch(a, b):
-    flat = a[0] == b[0] and abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
-    return flat or a in _below(b) or b in _below(a)
-
-
-def _open(board):
-    return [pt for pt in _ALL if pt not in board and all(b in board for b in _below(pt))]
 
 
 def _brute(board, depth, first=None):

@@ -13,6 +13,7 @@ from shibumi.games.spice import largest_group
 from shibumi.geometry import INTERIOR_MASK
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, EMPTY, RED, Position
+from reference import below as _below, ALL as _ALL, ABOVE as _ABOVE
 
 START = "..../.RR./.RR./....|.../.R./...|../..|."
 
@@ -192,14 +193,6 @@ def test_all_eight_symmetries_keep_moves_and_results(seed, steps):
 # the four red centre holes, each holding only d4, and d4 itself): 12 * 17 =
 # 204. The brute force below shares no code with the engine: a dict from
 # (level, x, y) to colour, its own drops, its own visible groups.
-
-def _below(pt):
-    lv, x, y = pt
-    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
-
-
-_ALL = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
-_ABOVE = {pt: [q for q in _ALL if pt in _below(q)] for pt in _ALL}
 
 
 def _flat(a, b):

@@ -14,6 +14,7 @@ from shibumi.geometry import FLAT_NEIGHBOURS, LEVEL, SUPPORTS, SYMMETRIES
 from shibumi.mechanics import relocate
 from shibumi.notation import parse_point, point_name
 from shibumi.position import BLACK, EMPTY, WHITE, Position
+from reference import below as _below, ALL as _ALL, ABOVE as _ABOVE
 
 
 def names(points):
@@ -266,14 +267,6 @@ def test_declared_symmetries_keep_moves_and_results(seed, count):
 # engine: a dict from (level, x, y) to colour, jumps found as "points one
 # level up resting on a flat neighbour but not on the ball", drops done by
 # walking up the column, and its own visible-contact test for the win.
-
-def _below(pt):
-    lv, x, y = pt
-    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
-
-
-_ALL = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
-_ABOVE = {pt: [q for q in _ALL if pt in _below(q)] for pt in _ALL}
 
 
 def _flat(a, b):

@@ -14,6 +14,7 @@ from shibumi.games.spodd import DIAGONALS, START, tallies
 from shibumi.geometry import ALL_MASK, COORDS, INTERIOR_MASK, PROJECTION, points_of
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, RED, WHITE, Position, hidden_mask
+from reference import below as _below, ALL as _ALL, touch as _touch, open_points as _open
 
 FULL = ALL_MASK
 
@@ -289,22 +290,8 @@ def test_symmetries_keep_moves_and_results(seed, steps):
 # from (level, x, y) to colour, contact = same level one step apart, or one
 # resting on the other; when no touching pair fits, any two playable points.
 
-def _below(pt):
-    lv, x, y = pt
-    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
 
-
-_ALL = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
 _START = {(0, 0, 0): "R", (0, 3, 3): "R"}
-
-
-def _touch(a, b):
-    flat = a[0] == b[0] and abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
-    return flat or a in _below(b) or b in _below(a)
-
-
-def _open(board):
-    return [pt for pt in _ALL if pt not in board and all(b in board for b in _below(pt))]
 
 
 def _pair_fits(board):

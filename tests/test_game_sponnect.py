@@ -12,6 +12,7 @@ from shibumi.analysis import perft
 from shibumi.game import TERMINAL
 from shibumi.geometry import INTERIOR_MASK, points_of
 from shibumi.position import BLACK, RED, WHITE, Position, group_of
+from reference import below as _below, ALL as _ALL
 
 START = "..../.RR./.RR./....|.../.R./...|../..|."
 
@@ -183,13 +184,6 @@ def test_declared_symmetries_keep_moves_and_results(seed, steps):
 # pass (no platform can be complete yet) = 12, times 12; after the pass,
 # 12 placements: 144 + 12 = 156. No one can connect before depth 7 (White
 # needs four balls), so the brute force needs no win test.
-
-def _below(pt):
-    lv, x, y = pt
-    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
-
-
-_ALL = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
 
 
 def _brute(filled, passed, depth):

@@ -12,6 +12,7 @@ from shibumi.games.spuzzle import BEST_SCORE, SpuzzleOutcome, fits, largest_grou
 from shibumi.geometry import COORDS, points_of
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, RED, WHITE, Position
+from reference import below as _below, ALL as _ALL, touch as _touch
 
 COLOURS = (WHITE, BLACK, RED)
 
@@ -170,18 +171,6 @@ def test_all_eight_symmetries_keep_moves_and_results(seed, steps):
 # colours for every first ball (two balls never make a group of three):
 # 48 x 45 = 2160. The brute force shares no code with the engine: a dict from
 # (level, x, y) to colour, groups by flood fill over physical contacts.
-
-def _below(pt):
-    lv, x, y = pt
-    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
-
-
-_ALL = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
-
-
-def _touch(a, b):
-    flat = a[0] == b[0] and abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
-    return flat or a in _below(b) or b in _below(a)
 
 
 def _group(board, start):

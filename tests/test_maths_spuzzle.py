@@ -18,6 +18,7 @@ from shibumi.geometry import SUPPORT_MASK, SYMMETRIES, TOUCHING_MASK
 from shibumi.maths.spuzzle import (Pyramid, count_optimal, gap_sets, largest_colour_class,
                                    solve_spuzzle)
 from shibumi.notation import parse_point
+from reference import below as _below, touch as _touch
 
 
 def test_the_pyramid_of_base_4_is_the_engines():
@@ -93,15 +94,6 @@ def test_one_colour_never_needs_more_than_12_balls():
 
 
 # -- second method 1: the whole game tree on small pyramids -------------------
-
-def _below(pt):
-    lv, x, y = pt
-    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
-
-
-def _touch(a, b):
-    flat = a[0] == b[0] and abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
-    return flat or a in _below(b) or b in _below(a)
 
 
 def _points(n):

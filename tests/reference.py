@@ -1,0 +1,31 @@
+"""An engine-free model of the pyramid, for the brute-force cross-checks.
+
+The per-game tests count moves with a second implementation written from the
+rules alone, sharing no code with ``shibumi``: points are ``(level, x, y)``
+tuples (``x``, ``y`` from 0 to ``3 - level``), a board is a dict from points to
+colours.  Only the geometry every game shares lives here; each test file
+writes its own game's rules.
+"""
+from __future__ import annotations
+
+ALL = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
+
+
+def below(pt):
+    """The four points a ball at ``pt`` rests on (none on the board)."""
+    lv, x, y = pt
+    return [(lv - 1, x + dx, y + dy) for dx in (0, 1) for dy in (0, 1)] if lv else []
+
+
+ABOVE = {pt: [q for q in ALL if pt in below(q)] for pt in ALL}
+
+
+def touch(a, b) -> bool:
+    """Two points in contact: one step apart on a level, or one resting on the other."""
+    flat = a[0] == b[0] and abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
+    return flat or a in below(b) or b in below(a)
+
+
+def open_points(board) -> list:
+    """Empty points whose supports are all filled (the playable points)."""
+    return [pt for pt in ALL if pt not in board and all(b in board for b in below(pt))]
