@@ -83,6 +83,36 @@ def parse_point(text: str) -> int:
     return pts[0]
 
 
+def point_in(text: str, occupied: int) -> int:
+    """The point a name means in a position: a bare shared square names its top ball.
+
+    ``occupied`` is the position's occupied mask.  On a shared square with no
+    ball the lower point is meant (the one that can be played first).
+
+    >>> point_name(point_in('c3', 0))
+    'c3.0'
+    >>> point_name(point_in('c3', 1 << parse_point('c3.0') | 1 << parse_point('c3.2')))
+    'c3.2'
+    """
+    candidates = point_candidates(text)
+    balls = [p for p in candidates if occupied >> p & 1]
+    return max(balls, key=LEVEL.__getitem__) if balls else min(candidates, key=LEVEL.__getitem__)
+
+
+def as_point(p) -> int:
+    """A point from its number (0-29) or its context-free name (``'d4.1'``).
+
+    >>> as_point('d4.3'), as_point(7)
+    (29, 7)
+    """
+    if isinstance(p, str):
+        return parse_point(p)
+    if type(p) is not int or not 0 <= p < NUM_POINTS:
+        raise NotationError(f"a point is a number 0-{NUM_POINTS - 1} or a name like "
+                            f"'d4.1', not {p!r}")
+    return p
+
+
 def parse_line(text: str) -> tuple[int, ...]:
     """Points of a line written square-square-..., all on one level.
 

@@ -29,3 +29,50 @@ def touch(a, b) -> bool:
 def open_points(board) -> list:
     """Empty points whose supports are all filled (the playable points)."""
     return [pt for pt in ALL if pt not in board and all(b in board for b in below(pt))]
+
+
+#: Height between levels, for balls of diameter 1.
+HEIGHT = 1 / 2 ** 0.5
+
+
+def centre(pt):
+    """The 3D centre of the ball at ``pt`` (balls of diameter 1)."""
+    lv, x, y = pt
+    return (x + lv / 2, y + lv / 2, lv * HEIGHT)
+
+
+def playable(board, pt) -> bool:
+    """Whether ``pt`` is empty with all its supports filled."""
+    return pt not in board and all(b in board for b in below(pt))
+
+
+def cells_of(position) -> dict:
+    """The balls of a position as ``{(level, x, y): 'W' | 'B' | 'R'}``.
+
+    Read from the position's text only (levels ``|``-separated, rows ``/``-
+    separated from the top row down), so nothing else of the engine is used.
+    """
+    board = {}
+    for lv, level in enumerate(position.text().split("|")):
+        rows = level.split("/")
+        for i, row in enumerate(rows):
+            for x, ch in enumerate(row):
+                if ch != ".":
+                    board[(lv, x, len(rows) - 1 - i)] = ch
+    return board
+
+
+def square(pt):
+    """The top-view square of ``pt`` on the 7x7 grid of ball centres, as (x2, y2)."""
+    lv, x, y = pt
+    return (2 * x + lv, 2 * y + lv)
+
+
+def top_balls(board) -> dict:
+    """The highest ball over each top-view square: ``{square: point}``."""
+    top = {}
+    for pt in board:
+        sq = square(pt)
+        if sq not in top or top[sq][0] < pt[0]:
+            top[sq] = pt
+    return top

@@ -10,6 +10,7 @@ from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.game import Game
 from shibumi.position import BLACK, RED, WHITE, Position
+from reference import ALL as CELLS, cells_of, centre, playable, square, top_balls
 
 GAME = load("spaniel")
 
@@ -123,35 +124,7 @@ def test_state_text_is_checked():
 # level-above balls over its midpoint are present; the colour and player of
 # ball n are worked out from the turn table directly.
 
-H = 1 / math.sqrt(2)
-CELLS = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
 TURNS = (("B", "W"), ("R", "B"), ("W", "R"))
-
-
-def cells_of(position):
-    board = {}
-    for lv, level in enumerate(position.text().split("|")):
-        rows = level.split("/")
-        for i, row in enumerate(rows):
-            for x, ch in enumerate(row):
-                if ch != ".":
-                    board[(lv, x, len(rows) - 1 - i)] = ch
-    return board
-
-
-def playable(board, cell):
-    lv, x, y = cell
-    return cell not in board and (lv == 0 or all(
-        (lv - 1, x + i, y + j) in board for i in (0, 1) for j in (0, 1)))
-
-
-def square(cell):
-    return (2 * cell[1] + cell[0], 2 * cell[2] + cell[0])
-
-
-def centre(cell):
-    lv, x, y = cell
-    return (x + lv / 2, y + lv / 2, lv * H)
 
 
 def cell_at(lv, sq):
@@ -171,11 +144,7 @@ def cut(board, a, b):
 
 
 def has_line(board, cuts=True):
-    top = {}
-    for cell in board:
-        sq = square(cell)
-        if sq not in top or top[sq][0] < cell[0]:
-            top[sq] = cell
+    top = top_balls(board)
     for start in top:
         for dx, dy in ((2, 0), (0, 2), (1, 1), (1, -1)):
             run = [top.get((start[0] + i * dx, start[1] + i * dy)) for i in range(3)]

@@ -11,6 +11,7 @@ from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import INTERIOR_MASK
 from shibumi.position import Position
+from reference import ALL as CELLS, playable as _playable
 
 GAME = load("sparro")
 START = GAME.initial_state()
@@ -211,15 +212,6 @@ CORNER_CELLS = {(0, 0, 0), (0, 3, 0), (0, 0, 3), (0, 3, 3)}
 def _start_board():
     core = {(0, 1, 1), (0, 2, 1), (0, 1, 2), (0, 2, 2), (1, 1, 1)}
     return {c: "R" for c in core}
-
-
-def _playable(board, cell):
-    lv, x, y = cell
-    return cell not in board and (lv == 0 or all(
-        (lv - 1, x + i, y + j) in board for i in (0, 1) for j in (0, 1)))
-
-
-CELLS = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
 
 
 def brute_perft(board, depth, first=None):

@@ -5,6 +5,7 @@ import shibumi.games.splade  # noqa: F401  (registers the game)
 from conformance import check_declaration, check_playouts, check_random_games
 from shibumi import IllegalMoveError, load
 from shibumi.analysis import perft
+from reference import playable as _playable
 
 GAME = load("splade")
 EMPTY_UP = "|.../.../...|../..|."
@@ -137,12 +138,6 @@ def _cells_from_text(text):
 
 def _all_cells():
     return [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
-
-
-def _playable(board, cell):
-    lv, x, y = cell
-    return cell not in board and (lv == 0 or all(
-        (lv - 1, x + i, y + j) in board for i in (0, 1) for j in (0, 1)))
 
 
 def _lines():

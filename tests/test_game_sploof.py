@@ -10,6 +10,7 @@ from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.game import Game
 from shibumi.position import Position
+from reference import ALL as CELLS, cells_of, centre, playable, square, top_balls
 
 GAME = load("sploof")
 START = GAME.initial_state()
@@ -179,40 +180,10 @@ def test_about_one_random_game_in_fifty_lasts_the_full_forty_actions():
 # of each square), touching checked by 3D distance, and a flat contact cut
 # when both level-above balls over its midpoint are present.
 
-H = 1 / math.sqrt(2)
-CELLS = [(lv, x, y) for lv in range(4) for y in range(4 - lv) for x in range(4 - lv)]
-
-
-def cells_of(position):
-    board = {}
-    for lv, level in enumerate(position.text().split("|")):
-        rows = level.split("/")
-        for i, row in enumerate(rows):
-            for x, ch in enumerate(row):
-                if ch != ".":
-                    board[(lv, x, len(rows) - 1 - i)] = ch
-    return board
-
-
-def playable(board, cell):
-    lv, x, y = cell
-    return cell not in board and (lv == 0 or all(
-        (lv - 1, x + i, y + j) in board for i in (0, 1) for j in (0, 1)))
-
 
 def resting_on(board, cell):
     lv, x, y = cell
     return [c for c in ((lv + 1, x - i, y - j) for i in (0, 1) for j in (0, 1)) if c in board]
-
-
-def square(cell):
-    lv, x, y = cell
-    return (2 * x + lv, 2 * y + lv)
-
-
-def centre(cell):
-    lv, x, y = cell
-    return (x + lv / 2, y + lv / 2, lv * H)
 
 
 def cell_at(lv, sq):
@@ -224,11 +195,7 @@ def cell_at(lv, sq):
 
 
 def seen_line(board, colour, length, cuts=True):
-    top = {}
-    for cell in board:
-        sq = square(cell)
-        if sq not in top or top[sq][0] < cell[0]:
-            top[sq] = cell
+    top = top_balls(board)
     for start in top:
         for dx, dy in ((2, 0), (0, 2), (1, 1), (1, -1)):
             run = [top.get((start[0] + i * dx, start[1] + i * dy)) for i in range(length)]

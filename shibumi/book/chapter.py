@@ -20,8 +20,8 @@ from urllib.parse import quote
 
 from ..analysis import self_play
 from ..game import Game, Match, State
-from ..notation import point_candidates
-from ..position import EMPTY, Position
+from ..notation import point_in
+from ..position import Position
 from ..registry import load
 
 #: Seed of every statistic the book shows (the same figures at every build).
@@ -66,11 +66,7 @@ def resolve_point(position: Position, point) -> int:
 
     On an empty shared square it means the lower point.
     """
-    if not isinstance(point, str):
-        return point
-    candidates = point_candidates(point)
-    occupied = [p for p in candidates if position.colour_at(p) != EMPTY]
-    return max(occupied) if occupied else min(candidates)
+    return point_in(point, position.occupied) if isinstance(point, str) else point
 
 
 def show_position(position, marks=None, lines=(), highlight=(), caption: str = "",

@@ -53,8 +53,8 @@ import ipywidgets as widgets
 
 from ..errors import NotationError, ShibumiError
 from ..game import CHANCE, SIMULTANEOUS, Game, Match
-from ..geometry import LEVEL, NUM_POINTS
-from ..notation import (ENTER, PLACE, SQUARE_POINTS, moves_matching, point_candidates,
+from ..geometry import NUM_POINTS
+from ..notation import (ENTER, PLACE, SQUARE_POINTS, moves_matching, point_candidates, point_in,
                         point_name, square_of)
 from ..players import MCTSPlayer, RandomPlayer
 from ..registry import load
@@ -673,9 +673,7 @@ class PlayWidget:
         used = [p for p in cands if any(p in (m.point, m.target) for m in moves)]
         if len(used) == 1:
             return used[0]
-        occupied = self._shown_position().occupied
-        top = [p for p in cands if occupied >> p & 1]
-        return max(top, key=LEVEL.__getitem__) if top else cands[0]
+        return point_in(point, self._shown_position().occupied)
 
     def _name(self, p: int) -> str:
         """A point's square (``e5``), with its level only when the square is ambiguous now."""

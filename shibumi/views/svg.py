@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from ..geometry import LEVEL, NUM_POINTS, POINTS, PROJECTION, SIZES, point_at
+from ..notation import as_point, point_name
 from ..position import BLACK, EMPTY, RED, WHITE
 
 __all__ = ["position_svg", "levels_svg", "MARK_SYMBOLS"]
@@ -80,22 +81,6 @@ def _tag(name: str, **attrs) -> str:
     return f"<{name} {_attrs(**attrs)}/>"
 
 
-def _point(p) -> int:
-    """A point from a number or a name such as 'd4.1'."""
-    if isinstance(p, str):
-        from ..notation import parse_point
-        return parse_point(p)
-    if type(p) is not int or not 0 <= p < NUM_POINTS:
-        raise ValueError(f"a point is a number 0-{NUM_POINTS - 1} or a name like "
-                         f"'d4.1', not {p!r}")
-    return p
-
-
-def _name(p: int) -> str:
-    from ..notation import point_name
-    return point_name(p)
-
-
 def _xy(p: int) -> tuple[float, float]:
     """SVG coordinates of a point's projected centre (rank 1 at the bottom)."""
     fx, fy = PROJECTION[p]
@@ -127,7 +112,7 @@ def _colour_seen(position, p: int) -> int:
 def _mark_shape(p: int, symbol: str, ink: str, x: float, y: float) -> list[str]:
     arm = _SCALE * 0.42
     width = _SCALE * 0.16
-    out = [f'<g class="mark" data-point="{_name(p)}" data-symbol="{_esc(symbol)}" '
+    out = [f'<g class="mark" data-point="{point_name(p)}" data-symbol="{_esc(symbol)}" '
            f'stroke="{ink}" stroke-width="{_num(width)}" stroke-linecap="round">']
     if symbol == "+":
         out.append(_tag("line", x1=x - arm, y1=y, x2=x + arm, y2=y))
@@ -151,7 +136,7 @@ def _check_marks(marks) -> list[tuple[int, str]]:
     for p, symbol in dict(marks).items():
         if symbol not in MARK_SYMBOLS:
             raise ValueError(f"a mark is one of {' '.join(MARK_SYMBOLS)}, not {symbol!r}")
-        items.append((_point(p), symbol))
+        items.append((as_point(p), symbol))
     return sorted(items)
 
 
@@ -170,8 +155,8 @@ def position_svg(position, marks=None, lines=(), highlight=(), show_playable=Tru
     width in pixels (the picture is square).
     """
     marks = _check_marks(marks)
-    lines = [tuple(_point(p) for p in line) for line in lines]
-    highlight = sorted({_point(p) for p in highlight})
+    lines = [tuple(as_point(p) for p in line) for line in lines]
+    highlight = sorted({as_point(p) for p in highlight})
     hidden = position.hidden()
     visible = position.visible()
     playable = position.playable() if show_playable else 0
@@ -210,17 +195,17 @@ def position_svg(position, marks=None, lines=(), highlight=(), show_playable=Tru
             fill, stroke = _BALL_PAINT[colour]
             x, y = _xy(p)
             out.append(_tag("circle", class_=f"ball {_COLOUR_CLASS[colour]}",
-                            data_point=_name(p), data_level=level, cx=x, cy=y, r=r,
+                            data_point=point_name(p), data_level=level, cx=x, cy=y, r=r,
                             fill=fill, stroke=stroke, stroke_width=_SCALE * 0.09))
         for p in pts:
             if p in highlight:
                 x, y = _xy(p)
-                out.append(_tag("circle", class_="highlight", data_point=_name(p), cx=x,
+                out.append(_tag("circle", class_="highlight", data_point=point_name(p), cx=x,
                                 cy=y, r=r + _SCALE * 0.05, fill="none", stroke=_HIGHLIGHT,
                                 stroke_width=_SCALE * 0.22))
             if level and playable >> p & 1:
                 x, y = _xy(p)
-                out.append(_tag("circle", class_="playable", data_point=_name(p), cx=x,
+                out.append(_tag("circle", class_="playable", data_point=point_name(p), cx=x,
                                 cy=y, r=_SCALE * 0.3, fill="#ffffff", fill_opacity=0.55,
                                 stroke=_PLAYABLE, stroke_width=_SCALE * 0.1))
 
@@ -232,7 +217,7 @@ def position_svg(position, marks=None, lines=(), highlight=(), show_playable=Tru
                 ink = _MARK_INK[colour]
                 x, y = _xy(p)
                 out.append(_tag("circle", class_=f"hidden-ball {_COLOUR_CLASS[colour]}",
-                                data_point=_name(p), cx=x, cy=y, r=_SCALE * 0.55,
+                                data_point=point_name(p), cx=x, cy=y, r=_SCALE * 0.55,
                                 fill=fill, fill_opacity=0.8, stroke=ink,
                                 stroke_width=_SCALE * 0.08, stroke_dasharray="2 1.5"))
 
@@ -242,7 +227,7 @@ def position_svg(position, marks=None, lines=(), highlight=(), show_playable=Tru
         colour = _LINE_COLOURS[i % len(_LINE_COLOURS)]
         coords = " ".join(f"{_num(x)},{_num(y)}" for x, y in map(_xy, line))
         out.append(_tag("polyline", class_="line",
-                        data_points=" ".join(_name(p) for p in line), points=coords,
+                        data_points=" ".join(point_name(p) for p in line), points=coords,
                         fill="none", stroke=colour, stroke_opacity=0.8,
                         stroke_width=_SCALE * 0.34, stroke_linecap="round",
                         stroke_linejoin="round"))
@@ -287,7 +272,7 @@ def levels_svg(position, marks=None, highlight=(), size=480) -> str:
     ``size`` is the width in pixels.
     """
     marks = dict(_check_marks(marks))
-    highlight = {_point(p) for p in highlight}
+    highlight = {as_point(p) for p in highlight}
     hidden = position.hidden()
     playable = position.playable()
     cell = 2 * _SCALE
@@ -311,7 +296,7 @@ def levels_svg(position, marks=None, highlight=(), size=480) -> str:
                 p = point_at(level, x, y)
                 cx0, cy0 = ox + x * cell, oy + (n - 1 - y) * cell
                 cx, cy = cx0 + cell / 2, cy0 + cell / 2
-                out.append(_tag("rect", class_="cell", data_point=_name(p), x=cx0, y=cy0,
+                out.append(_tag("rect", class_="cell", data_point=point_name(p), x=cx0, y=cy0,
                                 width=cell, height=cell, fill=_BOARD_FILL,
                                 stroke=_BOARD_EDGE, stroke_width=_SCALE * 0.08))
                 colour = position.colour_at(p)
@@ -321,18 +306,18 @@ def levels_svg(position, marks=None, highlight=(), size=480) -> str:
                     name = _COLOUR_CLASS[colour]
                     out.append(_tag("circle",
                                     class_=("hidden-ball " if dash else "ball ") + name,
-                                    data_point=_name(p), cx=cx, cy=cy, r=_SCALE * 0.82,
+                                    data_point=point_name(p), cx=cx, cy=cy, r=_SCALE * 0.82,
                                     fill=fill, stroke=stroke if not dash else _MARK_INK[colour],
                                     stroke_width=_SCALE * 0.1, stroke_dasharray=dash))
                 elif playable >> p & 1:
-                    out.append(_tag("circle", class_="playable", data_point=_name(p), cx=cx,
+                    out.append(_tag("circle", class_="playable", data_point=point_name(p), cx=cx,
                                     cy=cy, r=_SCALE * 0.3, fill="none", stroke=_PLAYABLE,
                                     stroke_width=_SCALE * 0.1))
                 else:
                     out.append(_tag("circle", class_="hole", cx=cx, cy=cy,
                                     r=_SCALE * 0.18, fill=_HOLE_FILL))
                 if p in highlight:
-                    out.append(_tag("rect", class_="highlight", data_point=_name(p),
+                    out.append(_tag("rect", class_="highlight", data_point=point_name(p),
                                     x=cx0 + _SCALE * 0.12, y=cy0 + _SCALE * 0.12,
                                     width=cell - _SCALE * 0.24, height=cell - _SCALE * 0.24,
                                     fill="none", stroke=_HIGHLIGHT, stroke_width=_SCALE * 0.22))

@@ -27,6 +27,7 @@ import numpy as np
 import pythreejs as three
 
 from ..geometry import CENTRE, LEVEL, NUM_POINTS, POINTS
+from ..notation import as_point, point_name
 from ..position import BLACK, EMPTY, RED, WHITE, Position
 
 __all__ = ["PyramidView", "scene_position", "BALL_RADIUS", "BALL_HEIGHT"]
@@ -144,26 +145,11 @@ def _turn_y(angle: float) -> tuple[float, float, float, float]:
 _FLAT = (-math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))
 
 
-def _as_point(p) -> int:
-    if isinstance(p, str):
-        from ..notation import parse_point
-        return parse_point(p)
-    if type(p) is not int or not 0 <= p < NUM_POINTS:
-        raise ValueError(f"a point is a number 0-{NUM_POINTS - 1} or a name like "
-                         f"'d4.1', not {p!r}")
-    return p
-
-
 def _as_points(points) -> tuple:
     """One point or a sequence of points, as a tuple."""
     if isinstance(points, (int, str)):
         return (points,)
     return tuple(points)
-
-
-def _name(p: int) -> str:
-    from ..notation import point_name
-    return point_name(p)
 
 
 class PyramidView:
@@ -243,7 +229,7 @@ class PyramidView:
     # -- building ----------------------------------------------------------
     def _make_ball(self, p: int) -> three.Mesh:
         mesh = three.Mesh(geometry=self._sphere_geometry, material=self.materials[WHITE],
-                          position=scene_position(p), visible=False, name=_name(p))
+                          position=scene_position(p), visible=False, name=point_name(p))
         self._point_of_model[mesh.model_id] = p
         return mesh
 
@@ -262,7 +248,7 @@ class PyramidView:
                 holes.append(three.Mesh(geometry=hole_geometry, material=hole_material,
                                         position=(x, 0.01, z),
                                         quaternion=_FLAT,
-                                        name=f"hole {_name(p)}"))
+                                        name=f"hole {point_name(p)}"))
         return three.Group(name="board", children=(slab, *holes))
 
     # -- the balls -----------------------------------------------------------
@@ -319,7 +305,7 @@ class PyramidView:
 
     def ball_mesh(self, p) -> three.Mesh:
         """The sphere mesh of a point (it exists even while the point is empty)."""
-        return self.balls[_as_point(p)]
+        return self.balls[as_point(p)]
 
     # -- overlays ------------------------------------------------------------
     def show_playable(self, mask: int | bool = True) -> "PyramidView":
@@ -353,7 +339,7 @@ class PyramidView:
                     marker = three.Mesh(geometry=self._marker_geometry,
                                         material=self._marker_material,
                                         position=marker_position(p),
-                                        name=f"playable {_name(p)}")
+                                        name=f"playable {point_name(p)}")
                     self._point_of_model[marker.model_id] = p
                     self._playable_markers[p] = marker
                 shown.append(self._playable_markers[p])
@@ -365,7 +351,7 @@ class PyramidView:
         if point is None:
             self.last_group.children = ()
             return self
-        p = _as_point(point)
+        p = as_point(point)
         if self._last_marker is None:
             self._last_marker = three.Mesh(
                 geometry=three.TorusBufferGeometry(radius=0.24, tube=0.05,
@@ -385,7 +371,7 @@ class PyramidView:
         """
         if symbol not in _MARK_COLOURS:
             raise ValueError(f"a mark is one of {' '.join(MARK_SYMBOLS)}, not {symbol!r}")
-        for p in map(_as_point, _as_points(points)):
+        for p in map(as_point, _as_points(points)):
             if p in self._marks and self._marks[p][0] == symbol:
                 continue
             self._marks[p] = (symbol, self._make_mark(p, symbol))
@@ -397,7 +383,7 @@ class PyramidView:
         if points is None:
             self._marks.clear()
         else:
-            for p in map(_as_point, _as_points(points)):
+            for p in map(as_point, _as_points(points)):
                 self._marks.pop(p, None)
         self._refresh_marks()
         return self
@@ -431,7 +417,7 @@ class PyramidView:
             parts.append(three.Mesh(geometry=self._dot_geometry, material=material))
         for part in parts:
             self._point_of_model[part.model_id] = p
-        return three.Group(children=tuple(parts), name=f"mark {symbol} {_name(p)}")
+        return three.Group(children=tuple(parts), name=f"mark {symbol} {point_name(p)}")
 
     def draw_path(self, points, color: str | None = None, keep: bool = False,
                   linewidth: float = 6) -> "PyramidView":
@@ -440,7 +426,7 @@ class PyramidView:
         Replaces the paths already drawn unless ``keep``; an empty sequence
         clears them.  ``linewidth`` is in pixels.
         """
-        pts = [_as_point(p) for p in _as_points(points)]
+        pts = [as_point(p) for p in _as_points(points)]
         paths = tuple(self.path_group.children) if keep else ()
         if len(pts) >= 2:
             colour = color or _PATH_COLOURS[len(paths) % len(_PATH_COLOURS)]
@@ -450,7 +436,7 @@ class PyramidView:
                 material=three.LineMaterial(color=colour, linewidth=linewidth,
                                             depthTest=False, transparent=True,
                                             opacity=0.85),
-                renderOrder=10, name="path " + "-".join(_name(p) for p in pts))
+                renderOrder=10, name="path " + "-".join(point_name(p) for p in pts))
             paths += (line,)
         self.path_group.children = paths
         return self
@@ -482,7 +468,7 @@ class PyramidView:
             self.label_group.children = tuple(shown)
 
     def _make_label(self, p: int) -> three.Group:
-        text = _name(p)
+        text = point_name(p)
         # The text texture is a square as wide as the text: size the sprite by the
         # text's width so that every label gets the same letter height.
         width = 0.17 * sum(_GLYPH_WIDTH.get(ch, 0.56) for ch in text) + 0.02
@@ -544,11 +530,11 @@ class PyramidView:
         if group is None:
             group = self._annotation_group = three.Group(name="annotations")
             self.scene.children = tuple(self.scene.children) + (group,)
-        colours = ({_as_point(q): c for q, c in color.items()} if isinstance(color, dict)
+        colours = ({as_point(q): c for q, c in color.items()} if isinstance(color, dict)
                    else {})
         shown = []
         for p, text in (texts or {}).items():
-            p = _as_point(p)
+            p = as_point(p)
             text = str(text)
             backing_colour = colours.get(p, "#1b5e20") if isinstance(color, dict) else color
             width = 0.17 * sum(_GLYPH_WIDTH.get(ch, 0.56) for ch in text) + 0.02
@@ -567,6 +553,6 @@ class PyramidView:
             if self.position.occupied >> p & 1:
                 y += BALL_RADIUS + 0.15
             shown.append(three.Group(children=(backing, letters), position=(x, y, z),
-                                     name=f"annotation {_name(p)} {text}"))
+                                     name=f"annotation {point_name(p)} {text}"))
         group.children = tuple(shown)
         return self
