@@ -216,6 +216,21 @@ class Game:
         """What a player can see of a state (hidden information masked)."""
         return state
 
+    def determinise(self, observation: State, player: int, rng: random.Random) -> State:
+        """A full state consistent with what ``player`` observed, hidden parts drawn at random.
+
+        ``observation`` is ``observe(state, player)``; the result must be a state
+        the game could really be in given that observation (the other players'
+        hands drawn from what is unseen, in proportion to how likely each is).
+        The honest AI searches such samples, never the true state.  Games with
+        hidden information must override this; without hidden parts the
+        observation is the state.
+        """
+        if self.info.hidden_information:
+            raise NotImplementedError(f"{self.info.name} hides information: it must "
+                                      "define determinise for the AI to play it")
+        return observation
+
     def player_name(self, player: int) -> str:
         return self.player_names[player] if player < len(self.player_names) \
             else f"Player {player + 1}"

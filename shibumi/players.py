@@ -1,7 +1,12 @@
 """Players that work for any registered game: uniformly random, and MCTS.
 
-A player is called with a game and a state where it is to move and returns
-a move.  Both are deterministic given their seed.
+A player is called with a game, the true state and the seat it plays, and
+returns a move.  It looks at the state only through ``game.observe(state,
+seat)``: what that seat would know at the table.  In games with hidden
+information the search runs on states drawn from that observation
+(``game.determinise``), never on the true state; at a simultaneous choice it
+picks its own choice without seeing the others'.  Both players are
+deterministic given their seed.
 
 >>> from shibumi import load
 >>> game = load('spline')
@@ -30,7 +35,8 @@ class RandomPlayer:
         return "RandomPlayer()"
 
     def choose(self, game: Game, state: State, player: int | None = None) -> Move:
-        return self.rng.choice(game.legal_moves(state, player))
+        seat = _seat(game, state, player)
+        return self.rng.choice(game.legal_moves(game.observe(state, seat), player))
 
 
 class _Node:
@@ -46,15 +52,34 @@ class _Node:
         self.value = [0.0] * game.num_players
 
 
+class _InfoNode:
+    """A node of the information-set tree: reached by a sequence of actions, whatever
+    the hidden parts were.  ``avail`` counts the visits of its parent in which its
+    action was legal, so rarely legal actions are not over-explored."""
+    __slots__ = ("children", "visits", "avail", "value")
+
+    def __init__(self, num_players: int) -> None:
+        self.children: dict[Move, _InfoNode] = {}
+        self.visits = 0
+        self.avail = 0
+        self.value = [0.0] * num_players
+
+
 class MCTSPlayer:
     """Monte-Carlo tree search (UCT) with random playouts, for any number of players.
 
     Each node keeps the total reward of every player; a player at a node
     picks the child that is best for *that* player (max^n style), so the
     same search serves solitaire, two-player and many-player games.  Chance
-    nodes are sampled.  Simultaneous and hidden-information nodes are played
-    as if the state were known (the searcher sees its own observation and
-    samples the others' choices at random).
+    nodes are sampled.
+
+    It plays honestly.  With perfect information the observation is the
+    state and the search is plain UCT.  With hidden information each
+    iteration draws a state consistent with the seat's observation
+    (``game.determinise``) and walks one shared tree of actions
+    (single-observer information-set MCTS).  At a simultaneous choice each of
+    its own options is tried against the others' options drawn at random
+    (a UCB1 bandit), so the others' actual choices play no part.
 
     Give a budget in ``iterations`` or ``seconds`` (the first reached stops).
     """
@@ -72,21 +97,27 @@ class MCTSPlayer:
         return f"MCTSPlayer(iterations={self.iterations}, seconds={self.seconds})"
 
     def choose(self, game: Game, state: State, player: int | None = None) -> Move:
-        if game.current_player(state) == SIMULTANEOUS:
-            return self.rng.choice(game.legal_moves(state, player))
-        root = _Node(game, state)
-        if not root.moves:
-            raise IllegalMoveError("there is no move to choose: the game is over "
-                                   "or it is not a player's turn")
+        seat = _seat(game, state, player)
+        view = game.observe(state, seat)      # the only look at the state
+        if game.current_player(view) == SIMULTANEOUS:
+            return self._choose_simultaneous(game, view, seat)
+        if game.info.hidden_information:
+            return self._choose_hidden(game, view, seat)
+        root = _Node(game, view)
         if len(root.moves) == 1:
             return root.moves[0]
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        for i in range(self.iterations):
-            if deadline is not None and i and i % 16 == 0 and time.perf_counter() > deadline:
-                break
+        for _ in self._budget():
             self._iterate(game, root)
         best = max(root.children.items(), key=lambda kv: kv[1].visits)
         return best[0]
+
+    def _budget(self):
+        """Iteration numbers until the iterations or the seconds run out."""
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for i in range(self.iterations):
+            if deadline is not None and i and i % 16 == 0 and time.perf_counter() > deadline:
+                return
+            yield i
 
     def _iterate(self, game: Game, root: _Node) -> None:
         node, path = root, [root]
@@ -119,6 +150,96 @@ class MCTSPlayer:
             if score > best_score:
                 best, best_score = child, score
         return best
+
+    # -- hidden information ------------------------------------------------------
+    def _choose_hidden(self, game: Game, view: State, seat: int) -> Move:
+        """Information-set search: one tree of actions over many drawn states."""
+        own = game.legal_moves(view)
+        if len(own) == 1:
+            return own[0]
+        root = _InfoNode(game.num_players)
+        for _ in self._budget():
+            self._iterate_hidden(game, root, game.determinise(view, seat, self.rng))
+        tried = [(root.children[m].visits, i, m) for i, m in enumerate(own)
+                 if m in root.children]
+        return max(tried)[2] if tried else own[0]
+
+    def _iterate_hidden(self, game: Game, root: _InfoNode, state: State) -> None:
+        node, path = root, [root]
+        while True:
+            mover = game.current_player(state)
+            if mover < 0:                 # chance, simultaneous or the end: play out
+                break
+            legal = game.legal_moves(state)
+            for move in legal:
+                child = node.children.get(move)
+                if child is not None:
+                    child.avail += 1
+            untried = [m for m in legal if m not in node.children]
+            if untried:
+                move = self.rng.choice(untried)
+                child = node.children[move] = _InfoNode(game.num_players)
+                child.avail = 1
+                state = game.apply(state, move)
+                path.append(child)
+                break
+            move, child = self._select_available(node, legal, mover)
+            state = game.apply(state, move)
+            node = child
+            path.append(child)
+        rewards = game.outcome(game.random_playout(state, self.rng)).returns(game.num_players)
+        for n in path:
+            n.visits += 1
+            for p, r in enumerate(rewards):
+                n.value[p] += r
+
+    def _select_available(self, node: _InfoNode, legal: list[Move], mover: int):
+        best, best_score = None, -1.0
+        for move in legal:
+            child = node.children[move]
+            score = child.value[mover] / child.visits \
+                + self.exploration * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best_score:
+                best, best_score = (move, child), score
+        return best
+
+    # -- simultaneous choices -------------------------------------------------------
+    def _choose_simultaneous(self, game: Game, view: State, seat: int) -> Move:
+        """UCB1 over the seat's own options; the others' choices drawn at random."""
+        own = game.legal_moves(view, seat)
+        if len(own) == 1:
+            return own[0]
+        visits, totals = [0] * len(own), [0.0] * len(own)
+        for i in self._budget():
+            if i < len(own):
+                k = i
+            else:
+                log_n = math.log(i)
+                k = max(range(len(own)), key=lambda j: totals[j] / visits[j]
+                        + self.exploration * math.sqrt(log_n / visits[j]))
+            state = game.determinise(view, seat, self.rng)
+            joint = tuple(own[k] if p == seat else self.rng.choice(game.legal_moves(state, p))
+                          for p in range(game.num_players))
+            final = game.random_playout(game.apply_joint(state, joint), self.rng)
+            visits[k] += 1
+            totals[k] += game.outcome(final).returns(game.num_players)[seat]
+        return own[max(range(len(own)), key=lambda j: (visits[j], -j))]
+
+
+def _seat(game: Game, state: State, player: int | None) -> int:
+    """The seat a player chooses for: ``player``, or whoever is to move."""
+    mover = game.current_player(state)
+    if mover == SIMULTANEOUS:
+        if player is None or not 0 <= player < game.num_players:
+            raise IllegalMoveError("at a simultaneous choice, say which player chooses")
+        return player
+    if mover < 0:
+        raise IllegalMoveError("there is no move to choose: the game is over "
+                               "or it is not a player's turn")
+    if player is not None and player != mover:
+        raise IllegalMoveError(f"it is {game.player_name(mover)}'s turn, "
+                               f"not {game.player_name(player)}'s")
+    return mover
 
 
 PLAYERS = {"random": RandomPlayer, "mcts": MCTSPlayer}

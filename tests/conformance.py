@@ -114,3 +114,45 @@ def check_playouts(name, games=300, **params):
         assert game.is_terminal(final) and game.outcome(final) is not None
     mean = lambda xs: sum(game.length(s) for s in xs) / len(xs)  # noqa: E731
     assert abs(mean(fast) - mean(slow)) < 0.1 * mean(slow) + 1
+
+
+def check_honest_ai(game, seeds=range(3), steps=(0, 3, 6), iterations=40, player=None):
+    """The AI decides from its seat's observation only.
+
+    Along random games, for each seat that chooses: a state drawn from that
+    seat's observation (``determinise``) looks the same from the seat, and
+    the AI, given either the true state or the drawn one, makes the same
+    choice with the same seed.  A search that peeked at the true hidden parts
+    would, sooner or later, choose differently.  ``player(seed)`` makes the
+    player under test (default: MCTS with ``iterations``).
+    """
+    from shibumi.players import MCTSPlayer
+    if player is None:
+        def player(seed):
+            return MCTSPlayer(iterations=iterations, seed=seed)
+    checked = 0
+    for seed in seeds:
+        rng = random.Random(seed)
+        match = game.new_match(seed=seed)
+        for ply in range(max(steps) + 1):
+            if match.is_over():
+                break
+            mover = match.current_player
+            seats = range(game.num_players) if mover == SIMULTANEOUS else [mover]
+            if ply in steps:
+                for seat in seats:
+                    seen = game.observe(match.state, seat)
+                    other = game.determinise(seen, seat, random.Random(seed * 7 + ply))
+                    assert game.observe(other, seat) == seen, \
+                        f"{game.info.name}: determinise gave a state that looks different"
+                    choices = {player(seed).choose(game, s, seat)
+                               for s in (match.state, other)}
+                    assert len(choices) == 1, f"{game.info.name}: the AI's choice depends " \
+                        f"on what seat {seat + 1} cannot see: {choices}"
+                    checked += 1
+            if mover == SIMULTANEOUS:
+                match.push_joint(rng.choice(game.legal_moves(match.state, p))
+                                 for p in range(game.num_players))
+            else:
+                match.push(rng.choice(match.legal_moves()))
+    assert checked, f"{game.info.name}: no choice was checked"

@@ -16,6 +16,8 @@ from shibumi.games.placement import playable_points
 from shibumi.players import MCTSPlayer
 from shibumi.position import BLACK, RED, WHITE
 
+from conformance import check_honest_ai
+
 INFO = dict(designer="test", year="2026", family="test", source="tests", summary="toy")
 
 
@@ -107,6 +109,14 @@ class Duel(Game):
         return DuelState(state.position, state.to_move, state.result, state.last, hidden,
                          state.chosen)
 
+    def determinise(self, observation, player, rng):
+        """The other hand: as many balls as one's own, drawn from a starting hand."""
+        size = len(observation.hands[player])
+        drawn = tuple(sorted(rng.sample((WHITE, BLACK, RED) * 2, size)))
+        hands = tuple(h if i == player else drawn for i, h in enumerate(observation.hands))
+        return DuelState(observation.position, observation.to_move, observation.result,
+                         observation.last, hands, observation.chosen)
+
 
 def _without(hand, colour):
     i = hand.index(colour)
@@ -170,6 +180,35 @@ def test_simultaneous_choices_and_hidden_hands():
         else:
             match.push(MCTSPlayer(iterations=30, seed=2).choose(game, match.state))
     assert match.outcome().scores is not None
+
+
+def test_the_ai_plays_a_hidden_hand_game_honestly():
+    check_honest_ai(Duel(), seeds=range(6), steps=(0, 1, 2, 3, 4, 5))
+
+
+def test_an_ai_that_peeked_would_be_caught():
+    """The honesty check fails for a player whose choice follows a hidden hand,
+    and for a game whose observation hides nothing its determinise redraws."""
+    class Peeker:
+        def __init__(self, seed):
+            pass
+
+        def choose(self, game, state, player=None):   # plays the opponent's first colour
+            if game.current_player(state) == SIMULTANEOUS:
+                wanted = Move.choose(state.hands[1 - player][0])
+                legal = game.legal_moves(state, player)
+                return wanted if wanted in legal else legal[0]
+            return game.legal_moves(state)[0]
+
+    with pytest.raises(AssertionError, match="cannot see"):
+        check_honest_ai(Duel(), seeds=range(6), steps=(0, 1, 2, 3), player=Peeker)
+
+    class Unmasked(Duel):
+        def observe(self, state, player):
+            return state
+
+    with pytest.raises(AssertionError, match="looks different"):
+        check_honest_ai(Unmasked(), seeds=range(3), steps=(0, 1, 2))
 
 
 @pytest.mark.parametrize("players", [2, 3, 7, 10])

@@ -585,20 +585,9 @@ class PlayWidget:
                           seed=seed)
 
     def _ai_choose(self, player: int):
-        """The AI's move for `player`, searched on what that player may see."""
-        state = self._match.state
-        simultaneous = self._match.current_player == SIMULTANEOUS
-        legal = (self.game.legal_moves(state, player) if simultaneous
-                 else self._match.legal_moves())
-        bot = self._player()
-        who = player if simultaneous else None
-        try:
-            move = bot.choose(self.game, self.game.observe(state, player), who)
-        except Exception:   # noqa: BLE001 - an observation the search cannot expand
-            move = None
-        if move not in legal:
-            move = bot.choose(self.game, state, who)
-        return move
+        """The AI's move for `player`; the player looks only at what that seat may
+        see (``game.observe``), however it is given the state."""
+        return self._player().choose(self.game, self._match.state, player)
 
     def _ai_step(self, refresh: bool = True, lead: str = ""):
         """One AI move for the player to move; the message starts with ``lead``
