@@ -28,14 +28,21 @@ Move('Wc3.0')
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import random
 import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
-from .errors import IllegalMoveError, NotationError, UnknownGameError
+from .errors import (IllegalMoveError, NotationError, UnknownGameError, is_number,
+                     require_text, shown)
 from .notation import Move, moves_matching, parse_point, point_name, short_text, transform_move
 from .position import Position
+
+#: Longest state text and move text accepted (checked before parsing).
+LONGEST_STATE = 1000
+LONGEST_MOVE = 40
+EMPTY_STATE = "..../..../..../....|.../.../...|../..|. 1"
 
 CHANCE = -1
 SIMULTANEOUS = -2
@@ -108,10 +115,14 @@ def read_fields(game: "Game", extras: str, numbers=(), flags=(), points=()) -> d
     found.update({key: False for key in flags})
     allowed = [f"{k}=<number>" for k in numbers] + [f"{k}=<point>" for k in points] \
         + list(flags)
+    seen = set()
     for token in extras.split():
         key, eq, value = token.partition("=")
+        if key in seen:
+            raise NotationError(f"{game.info.name} state field {shown(key)} given twice")
+        seen.add(key)
         try:
-            if eq and key in numbers and value.isdigit() and len(value) < 7:
+            if eq and key in numbers and is_number(value) and len(value) < 7:
                 found[key] = int(value)
                 continue
             if eq and key in points:
@@ -122,7 +133,7 @@ def read_fields(game: "Game", extras: str, numbers=(), flags=(), points=()) -> d
         if not eq and key in flags:
             found[key] = True
             continue
-        raise NotationError(f"{game.info.name} state field {token!r} not understood; "
+        raise NotationError(f"{game.info.name} state field {shown(token)} not understood; "
                             f"fields: {' '.join(allowed) or 'none'}")
     return found
 
@@ -308,21 +319,27 @@ class Game:
 
     def parse_state(self, text: str) -> State:
         """A state from :meth:`state_text`; raises NotationError when malformed."""
+        require_text(text, "a state", f"{EMPTY_STATE!r}", LONGEST_STATE)
         parts = text.split()
         if len(parts) < 2:
-            raise NotationError(f"state {text!r}: expected '<position> <player to move>' "
-                                "like '..../..../..../....|.../.../...|../..|. 1'")
+            raise NotationError(f"state {shown(text)}: expected '<position> <player to "
+                                f"move>' like {EMPTY_STATE!r}")
         position = Position(parts[0])
         if not re.fullmatch("[0-9]{1,2}", parts[1]) or not 1 <= int(parts[1]) <= self.num_players:
-            raise NotationError(f"state {text!r}: player to move must be 1-"
-                                f"{self.num_players}, got {parts[1]!r}")
-        return self.state_from(position, int(parts[1]) - 1, " ".join(parts[2:]))
+            raise NotationError(f"state {shown(text)}: player to move must be 1-"
+                                f"{self.num_players}, got {shown(parts[1])}")
+        state = self.state_from(position, int(parts[1]) - 1, " ".join(parts[2:]))
+        if self.length(state) > self.info.max_length:
+            raise NotationError(f"{self.info.name} state {shown(text)}: {self.length(state):,} "
+                                f"actions played, but a game lasts at most "
+                                f"{self.info.max_length:,}")
+        return state
 
     def state_from(self, position: Position, to_move: int, extras: str) -> State:
         """Build a state from parsed text; games with extras override this."""
         if extras:
             raise NotationError(f"{self.info.name} states have no extra fields, "
-                                f"got {extras!r}")
+                                f"got {shown(extras)}")
         return self.settle(State(position=position, to_move=to_move))
 
     def settle(self, state: State) -> State:
@@ -390,16 +407,17 @@ class Match:
 
     def parse(self, text: str) -> Move:
         """A move from text, resolved against the legal moves of this state."""
-        if not isinstance(text, str):
-            raise NotationError(f"a move is given as text, not {type(text).__name__}")
-        legal = self.legal_moves()
+        return self._parse_among(text, self.legal_moves())
+
+    def _parse_among(self, text: str, legal: list[Move]) -> Move:
+        require_text(text, "a move", "'d6'", LONGEST_MOVE)
         found = moves_matching(text, legal)
         if len(found) == 1:
             return found[0]
         if not found:
-            shown = " ".join(sorted(self.move_text(m) for m in legal)) or "none (game over)"
-            raise IllegalMoveError(f"{text!r} is not a legal move here; legal: {shown}")
-        raise NotationError(f"{text!r} is ambiguous: it may mean "
+            listed = " ".join(sorted(short_text(m, legal) for m in legal)) or "none (game over)"
+            raise IllegalMoveError(f"{shown(text)} is not a legal move here; legal: {listed}")
+        raise NotationError(f"{shown(text)} is ambiguous: it may mean "
                             f"{' or '.join(m.text() for m in found)}")
 
     def move_text(self, move: Move) -> str:
@@ -420,15 +438,31 @@ class Match:
         self._resolve_chance()
         return move
 
-    def push_joint(self, moves: Iterable[Move]) -> None:
-        """Play one simultaneous choice per player."""
-        moves = tuple(moves)
+    def push_joint(self, moves: Iterable[Move | str]) -> None:
+        """Play one simultaneous choice per player (moves or their texts)."""
         if self.current_player != SIMULTANEOUS:
             raise IllegalMoveError("no simultaneous choice is pending")
-        for p, move in enumerate(moves):
-            if move not in self.game.legal_moves(self.state, p):
+        n = self.game.num_players
+        try:
+            given = tuple(itertools.islice(moves, n + 1))   # never drains an endless iterable
+        except TypeError:
+            raise NotationError("simultaneous choices are given as one move per player, "
+                                f"not {type(moves).__name__}") from None
+        if len(given) != n:
+            raise IllegalMoveError(f"one choice per player is needed: {n}, "
+                                   f"not {len(given) if len(given) <= n else 'more'}")
+        chosen = []
+        for p, move in enumerate(given):
+            legal = self.game.legal_moves(self.state, p)
+            if isinstance(move, str):
+                move = self._parse_among(move, legal)
+            elif not isinstance(move, Move):
+                raise NotationError(f"a choice is a Move or its text, not {type(move).__name__}")
+            if move not in legal:
                 raise IllegalMoveError(f"{move.text()} is not legal for "
                                        f"{self.game.player_name(p)}")
+            chosen.append(move)
+        moves = tuple(chosen)
         before = self.state
         self.state = self.game.apply_joint(before, moves)
         self.history.append((moves, before))

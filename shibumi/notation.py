@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from .errors import NotationError
+from .errors import NotationError, require_text, shown
 from .geometry import COORDS, LEVEL, NUM_POINTS, POINTS, PROJECTION, transform_direction
 from .position import COLOUR_LETTERS, EMPTY
 
@@ -54,11 +54,10 @@ _SQUARE_RE = re.compile(r"([a-g])([1-7])(?:\.([0-3]))?$")
 
 def point_candidates(text: str) -> tuple[int, ...]:
     """The points a square or long name may mean (two for a bare shared square)."""
-    if not isinstance(text, str):
-        raise NotationError(f"a point is given as text like d6, not {type(text).__name__}")
+    require_text(text, "a point", "d6", 20)
     m = _SQUARE_RE.match(text.strip().lower())
     if not m:
-        raise NotationError(f"bad point {text!r}: use a file a-g and a rank 1-7, "
+        raise NotationError(f"bad point {shown(text)}: use a file a-g and a rank 1-7, "
                             "like d6, adding .level on shared squares (c3.2)")
     square, level = m.group(1) + m.group(2), m.group(3)
     pts = SQUARE_POINTS.get(square)
@@ -77,7 +76,7 @@ def parse_point(text: str) -> int:
     """A single point from context-free text (shared squares need their level)."""
     pts = point_candidates(text)
     if len(pts) > 1:
-        raise NotationError(f"square {text!r} is shared by "
+        raise NotationError(f"square {shown(text)} is shared by "
                             f"{' and '.join(point_name(p) for p in pts)}: "
                             "name the level")
     return pts[0]
@@ -119,18 +118,20 @@ def parse_line(text: str) -> tuple[int, ...]:
     Shared squares are resolved by the level the other squares agree on.
     The squares must follow each other along a row, column or diagonal.
     """
-    if not isinstance(text, str):
-        raise NotationError(f"a line is given as text like b6-d4-f2, not {type(text).__name__}")
+    require_text(text, "a line", "b6-d4-f2", 60)
     options = [point_candidates(part) for part in text.split("-")]
+    if len(options) < 2:
+        raise NotationError(f"line {shown(text)}: a line joins two or more squares, "
+                            "like b6-d4-f2")
     levels = set.intersection(*({LEVEL[p] for p in opts} for opts in options))
     if len(levels) != 1:
-        raise NotationError(f"line {text!r}: its squares must name points of one level")
+        raise NotationError(f"line {shown(text)}: its squares must name points of one level")
     level = levels.pop()
     points = tuple(next(p for p in opts if LEVEL[p] == level) for opts in options)
     steps = {(COORDS[b][1] - COORDS[a][1], COORDS[b][2] - COORDS[a][2])
              for a, b in zip(points, points[1:])}
     if len(steps) > 1 or any(max(abs(dx), abs(dy)) != 1 for dx, dy in steps):
-        raise NotationError(f"line {text!r}: its squares must be neighbours along one "
+        raise NotationError(f"line {shown(text)}: its squares must be neighbours along one "
                             "row, column or diagonal of a level")
     return points
 
@@ -292,6 +293,7 @@ def move_candidates(text: str) -> list[Move]:
     Omitted colours are left as ``None``: the caller matches them against the
     legal moves, which is how a game resolves ``d6`` to ``Wd6``.
     """
+    require_text(text, "a move", "d6", 40)
     raw = text.strip()
     norm = raw[:1].upper() + raw[1:].lower() if raw[:1].lower() in "wbr" and len(raw) > 1 \
         and raw[1:2].isalpha() else raw.lower()
@@ -318,7 +320,7 @@ def move_candidates(text: str) -> list[Move]:
         if g[0].isdigit():
             return [Move.choose(value=int(g[0]))]
         return [Move.choose(COLOUR_LETTERS.index(g[0]))]
-    raise NotationError(f"bad move {text!r}: moves are written {MOVE_SYNTAX}")
+    raise NotationError(f"bad move {shown(text)}: moves are written {MOVE_SYNTAX}")
 
 
 def parse_move(text: str) -> Move:
@@ -327,7 +329,7 @@ def parse_move(text: str) -> Move:
         raise NotationError(f"a move is given as text, not {type(text).__name__}")
     found = move_candidates(text)
     if len(found) > 1:
-        raise NotationError(f"move {text!r} names a shared square; add its level "
+        raise NotationError(f"move {shown(text)} names a shared square; add its level "
                             f"({' or '.join(m.text() for m in found)})")
     return found[0]
 

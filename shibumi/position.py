@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from .errors import IllegalMoveError, NotationError
+from .errors import IllegalMoveError, NotationError, require_text, shown
 from .geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, INTERIOR_MASK, LEVEL_START, NUM_POINTS,
                        POINTS, SIZES, SUPPORT_MASK, SUPPORTED_MASK, SYMMETRIES,
                        point_at, points_of, transform_mask)
@@ -349,30 +349,29 @@ def _names(mask: int) -> str:
 
 
 def _parse_position(text: str) -> tuple[int, int, int]:
-    if not isinstance(text, str):
-        raise NotationError("a position is given as text, e.g. Position.empty().text()")
+    require_text(text, "a position", "'..../..../..../....|.../.../...|../..|.'", 100)
     levels = text.strip().split("|")
     if len(levels) != 4:
-        raise NotationError(f"position {text!r}: expected 4 levels separated by '|' "
+        raise NotationError(f"position {shown(text)}: expected 4 levels separated by '|' "
                             f"(board|level 1|level 2|apex), got {len(levels)}")
     masks = [0, 0, 0, 0]
     for lv, level_text in enumerate(levels):
         n = SIZES[lv]
         rows = level_text.split("/")
         if len(rows) != n or any(len(r) != n for r in rows):
-            raise NotationError(f"position {text!r}: level {lv} needs {n} rows of {n} "
-                                f"cells separated by '/', got {level_text!r}")
+            raise NotationError(f"position {shown(text)}: level {lv} needs {n} rows of {n} "
+                                f"cells separated by '/', got {shown(level_text)}")
         for i, row in enumerate(rows):
             for x, ch in enumerate(row):
                 code = COLOUR_LETTERS.find(ch.upper())
                 if code < 0:
-                    raise NotationError(f"position {text!r}: bad cell {ch!r}; "
+                    raise NotationError(f"position {shown(text)}: bad cell {ch!r}; "
                                         "use . W B R")
                 masks[code] |= 1 << (LEVEL_START[lv] + n * (n - 1 - i) + x)
     pos = (masks[WHITE], masks[BLACK], masks[RED])
     occ = pos[0] | pos[1] | pos[2]
     for p in points_of(occ):
         if occ & SUPPORT_MASK[p] != SUPPORT_MASK[p]:
-            raise NotationError(f"position {text!r}: the ball at {_name(p)} is not "
+            raise NotationError(f"position {shown(text)}: the ball at {_name(p)} is not "
                                 "resting on four balls")
     return pos

@@ -12,7 +12,7 @@ import ast
 import importlib
 import re
 
-from .errors import UnknownGameError
+from .errors import UnknownGameError, require_text, shown
 from .game import Game
 
 _REGISTRY: dict[str, type[Game]] = {}
@@ -47,7 +47,9 @@ def names() -> list[str]:
     return [cls.info.name.lower() for cls in all_games()]
 
 
-_SPEC = re.compile(r"\s*([\w+ -]+?)\s*(?:\((.*)\))?\s*$")
+#: The longest game spec accepted: a name and its parameters.
+LONGEST_SPEC = 600
+_NAME = re.compile(r"[\w+ -]+")
 
 
 def load(spec: str, **params) -> Game:
@@ -57,29 +59,47 @@ def load(spec: str, **params) -> Game:
     players=3)`` or ``load('splade(players=3)')``.
     """
     _ensure_loaded()
-    if not isinstance(spec, str):
-        raise UnknownGameError(f"a game is named by text, not {type(spec).__name__}")
-    m = _SPEC.match(spec)
-    if not m:
-        raise UnknownGameError(f"bad game name {spec!r}")
-    name, args = m.group(1).lower(), m.group(2)
+    require_text(spec, "a game", "'spline' or 'splade(players=3)'", LONGEST_SPEC,
+                 UnknownGameError)
+    name, args = _split_spec(spec)
     cls = _REGISTRY.get(name)
     if cls is None:
         known = ", ".join(sorted(c.info.name.lower() for c in _ORDER))
-        raise UnknownGameError(f"unknown game {name!r}; known games: {known}")
-    if args:
+        raise UnknownGameError(f"unknown game {shown(name)}; known games: {known}")
+    if args is not None:
         params = {**_parse_args(spec, args), **params}
     return cls(**params)
 
 
+def _split_spec(spec: str) -> tuple[str, str | None]:
+    """``'name(args)'`` as the lower-case name and the text between the brackets.
+
+    A plain split, no backtracking: the work is linear in the spec's length.
+    """
+    text = spec.strip()
+    args = None
+    if text.endswith(")") and "(" in text:
+        text, _, args = text[:-1].partition("(")
+    name = " ".join(text.split()).lower()
+    if not _NAME.fullmatch(name):
+        raise UnknownGameError(f"bad game name {shown(spec)}: a name is letters, digits, "
+                               "spaces, '+' and '-', with parameters in brackets: "
+                               "'splade(players=3)'")
+    return name, args
+
+
 def _parse_args(spec: str, args: str) -> dict:
-    problem = f"bad parameters in {spec[:80]!r}: write name(key=value, ...)"
-    if len(args) > 500:
-        raise UnknownGameError(problem)
+    problem = f"bad parameters in {shown(spec)}: write name(key=value, ...)"
     try:
         call = ast.parse(f"f({args})", mode="eval").body
         if call.args or any(kw.arg is None for kw in call.keywords):
             raise ValueError
-        return {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
+        values = {kw.arg: ast.literal_eval(kw.value) for kw in call.keywords}
     except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
         raise UnknownGameError(problem) from None
+    if len(values) < len(call.keywords):
+        twice = sorted({kw.arg for kw in call.keywords
+                        if [k.arg for k in call.keywords].count(kw.arg) > 1})
+        raise UnknownGameError(f"bad parameters in {shown(spec)}: "
+                               f"{', '.join(twice)} given twice")
+    return values

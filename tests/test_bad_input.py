@@ -39,11 +39,22 @@ def test_positions_copy_pickle_and_stay_immutable():
     assert pos.colour_at(0) == 1
 
 
-def test_a_finished_position_from_text_is_finished_for_either_player():
+def test_a_finished_position_from_text_is_finished():
     game = load("spline")
-    state = game.parse_state("..../..../BBB./WWWW|.../.../...|../..|. 1")
+    state = game.parse_state("..../..../BBB./WWWW|.../.../...|../..|. 2")
     assert state.result is not None and state.result.winners == (0,)
     assert perft(game, 2, state) == 0
+
+
+@pytest.mark.parametrize("name, text", [
+    ("spline", "..../..../BBB./WWWW|.../.../...|../..|. 1"),     # Black's turn, not White's
+    ("spline", "..../..../..../BBB.|.../.../...|../..|. 1"),     # more black than white
+    ("span", "..../..../..../WW..|.../.../...|../..|. 2"),       # two ahead
+    ("splade", "..../..../..../WR..|.../.../...|../..|. 2"),     # Red placed before Black
+])
+def test_ball_counts_that_turns_in_order_cannot_reach_are_refused(name, text):
+    with pytest.raises(NotationError, match="cannot be reached"):
+        load(name).parse_state(text)
 
 
 def test_mcts_on_a_finished_game_or_with_no_time():

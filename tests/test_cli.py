@@ -34,7 +34,7 @@ def test_rules_prints_rules_and_notes(capsys):
 def test_perft_from_start_and_from_a_position():
     assert run("perft", "spline", "4").stdout.strip() == "43680"
     done = run("perft", "spline", "2", "--position",
-               "..../..../..../WWWW|.../.../...|../..|. 2")
+               "..../..../BBB./WWWW|.../.../...|../..|. 2")
     assert done.stdout.strip() == "0"
     assert run("perft", "span", "0").stdout.strip() == "1"
     divide = run("perft", "span", "3", "--divide").stdout.split("\n")

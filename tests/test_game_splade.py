@@ -3,7 +3,7 @@ import pytest
 
 import shibumi.games.splade  # noqa: F401  (registers the game)
 from conformance import check_declaration, check_playouts, check_random_games
-from shibumi import IllegalMoveError, load
+from shibumi import IllegalMoveError, Position, load, parse_point
 from shibumi.analysis import perft
 from reference import playable as _playable
 
@@ -38,44 +38,49 @@ def test_italian_example_with_the_variant():
     assert play(ITALIAN, "f4", game=before).outcome().winners == (1,)   # black+red: Black
 
 
-@pytest.mark.parametrize("pair, after, before", [
-    ("WB", 1, 0), ("BR", 2, 1), ("RW", 0, 2)])
-def test_each_pair_of_colours(pair, after, before):
+@pytest.mark.parametrize("pair, pad, after, before", [
+    ("WB", "R...", 1, 0), ("BR", "W.W.", 2, 1), ("RW", "WBB.", 0, 2)])
+def test_each_pair_of_colours(pair, pad, after, before):
     # A board row of the two colours, completed on g1 by the second colour's owner.
+    # The balls on rank 7 (never a whole line) make the counts those of a real game.
     first, second = pair
     row = first + second + first + "."
     mover = "WBR".index(second) + 1
-    text = f"..../..../..../{row}{EMPTY_UP} {mover}"
+    text = f"{pad}/..../..../{row}{EMPTY_UP} {mover}"
     assert play(text, "g1").outcome().winners == (after,)
     assert play(text, "g1", game=load("splade", winner="before")).outcome().winners == (before,)
 
 
 def test_the_mover_can_hand_the_game_to_the_next_player():
     # White completes a white+black row: Black wins though White moved.
-    assert play(f"..../..../..../WBB.{EMPTY_UP} 1", "g1").outcome().winners == (1,)
+    assert play(f"WRR./..../..../WBB.{EMPTY_UP} 1", "g1").outcome().winners == (1,)
 
 
-@pytest.mark.parametrize("row", ["WWW.", "WBR."])
-def test_one_or_three_colours_settle_nothing(row):
-    match = play(f"..../..../..../{row}{EMPTY_UP} 1", "g1")
+@pytest.mark.parametrize("upper, row", [("BRB./RBR./..../", "WWW."),
+                                        ("..../..../..../", "WBR.")])
+def test_one_or_three_colours_settle_nothing(upper, row):
+    match = play(f"{upper}{row}{EMPTY_UP} 1", "g1")
     assert match.outcome() is None and match.current_player == 1
 
 
 def test_level_two_line_needs_two_different_colours():
-    board = "WRBW/RBWB/BWRR/WBRB"
+    board = "WRBW/RBWB/BWRR/WBRW"
     level1 = "WBR/RWB/BRW"
-    # c5.2 is black; White plays e5.2 (row c5-e5): black+white, Black wins.
-    match = play(f"{board}|{level1}|B./..|. 1", "e5")
-    assert match.outcome().winners == (1,)
-    # c5.2 is white; White's e5.2 makes a one-colour line: play goes on.
-    match = play(f"{board}|{level1}|W./..|. 1", "e5")
-    assert match.outcome() is None
+    # c5.2 is black; Red plays e5.2 (row c5-e5): black+red, Red wins.
+    match = play(f"{board}|{level1}|B./..|. 3", "e5")
+    assert match.outcome().winners == (2,)
+    # With c5.2 red, Red's e5.2 would make a one-colour line and play would go on.
+    # No game reaches that position with the layers below undecided, so the
+    # rule is asked directly of the position.
+    after = Position(f"{board}|{level1}|RR/..|.")
+    assert GAME.result_after(after, parse_point("e5.2"), 2) is None
 
 
 def test_hidden_balls_still_count():
-    # Board row 3 (a3 c3 e3 g3): c3.0 is buried under c3.2; Black completes
-    # the row with black and white balls and wins (Black follows White).
-    text = "..../BWB./WWB./BBW.|.../BB./WB.|../B.|. 2"
+    # Board row 3 (a3 c3 e3 g3): c3.0 is buried under c3.2; White completes
+    # the row with white and black balls and Black wins (Black follows White).
+    # Row 5 holds three colours, which decides nothing.
+    text = "..../RWBR/WWB./BRW.|.../BR./WR.|../B.|. 1"
     assert GAME.parse_state(text).position.hidden()
     assert play(text, "g3").outcome().winners == (1,)
 

@@ -165,7 +165,7 @@ def test_when_a_player_runs_out_the_opponent_completes_the_pyramid():
 
 # -- three players ------------------------------------------------------------------------
 
-THREE_NEAR_END = "WBRW/BRWB/RWBR/WBRW|BRW/RWB/WBR|BR/RB|. {mover} levels=RRB- ply=60"
+THREE_NEAR_END = "WBRW/BRWB/RWBR/WBRW|BRW/RWB/WBR|BR/RB|. {mover} levels=RRB- ply=50"
 
 
 def test_three_players_a_tie_goes_to_the_apex_player():

@@ -34,5 +34,5 @@ def test_perft_deep(game, depth):
 def test_perft_depth_zero_and_finished_games():
     game = load("spline")
     assert perft(game, 0) == 1
-    won = game.parse_state("..../..../..../WWWW|.../.../...|../..|. 2")
+    won = game.parse_state("..../..../BBB./WWWW|.../.../...|../..|. 2")
     assert won.result is not None and perft(game, 3, won) == 0

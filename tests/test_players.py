@@ -5,13 +5,13 @@ from shibumi.players import MCTSPlayer, RandomPlayer, make_player
 
 def test_mcts_takes_an_immediate_win():
     game = load("spline")
-    state = game.parse_state("..../..../B.B./WWW.|.../.../...|../..|. 1")
+    state = game.parse_state("B.../..../B.B./WWW.|.../.../...|../..|. 1")
     assert MCTSPlayer(iterations=300, seed=0).choose(game, state) == Move("Wg1")
 
 
 def test_mcts_blocks_an_immediate_loss():
     game = load("spline")
-    state = game.parse_state("..../..../BBB./WW..|.../.../...|../..|. 1")
+    state = game.parse_state("W.../..../BBB./WW..|.../.../...|../..|. 1")
     assert MCTSPlayer(iterations=2000, seed=0).choose(game, state) == Move("Wg3")
 
 

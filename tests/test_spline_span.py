@@ -23,22 +23,22 @@ def play(game, state_, move):
 
 
 def test_spline_wins_on_each_level():
-    m = play("spline", state("spline", "..../..../..../WWW.|.../.../...|../..|.", 1), "g1")
+    m = play("spline", state("spline", "B.B./..../B.../WWW.|.../.../...|../..|.", 1), "g1")
     assert m.outcome().winners == (0,)
-    m = play("spline", state("spline", FULL_BOARD + "|W../BW./BB.|../..|.", 1), "f2")
+    m = play("spline", state("spline", FULL_BOARD + "|W../.W./BB.|../..|.", 1), "f2")
     assert m.outcome().winners == (0,)     # diagonal b6-d4-f2 of level 1
-    m = play("spline", state("spline", FULL_BOARD + "|WWB/BBW/WBW|../B.|.", 2), "e3")
+    m = play("spline", state("spline", FULL_BOARD + "|WWB/BBW/WBW|W./B.|.", 2), "e3")
     assert m.outcome().winners == (1,)     # row c3-e3 of level 2
 
 
 def test_spline_almost_lines_do_not_win():
-    m = play("spline", state("spline", "..../..../..../WW.W|.../.../...|../..|.", 2), "e1")
+    m = play("spline", state("spline", "B.B./..../..../WW.W|.../.../...|../..|.", 2), "e1")
     assert m.outcome() is None
 
 
 def test_spline_hidden_balls_count_by_default():
     # Board row 3 (a3 c3 e3 g3): c3 is buried under c3.2, g3 is still open.
-    text = "..../BWB./WWW./BBW.|.../BB./WB.|../B.|. 1"
+    text = "W.W./BWB./WWW./BBW.|.../BB./WB.|../B.|. 1"
     assert Position(text.split()[0]).hidden() == 1 << 5
     m = play("spline", load("spline").parse_state(text), "g3")
     assert m.outcome().winners == (0,)
@@ -49,17 +49,19 @@ def test_spline_hidden_balls_count_by_default():
 
 
 def test_span_white_joins_left_and_right():
-    m = play("span", state("span", "..../..../..../WWW.|.../.../...|../..|.", 1), "g1")
+    m = play("span", state("span", "B.B./..../B.../WWW.|.../.../...|../..|.", 1), "g1")
     assert m.outcome().winners == (0,)
-    m = play("span", state("span", "B.../B.../B.../....|.../.../...|../..|.", 2), "a1")
+    m = play("span", state("span", "B.W./B..W/B.../..WW|.../.../...|../..|.", 2), "a1")
     assert m.outcome().winners == (1,)
 
 
-@pytest.mark.parametrize("level1, black_wins", [("W..", True), ("WW.", False)])
-def test_span_overpass_cuts_the_chain_beneath(level1, black_wins):
+@pytest.mark.parametrize("level1, rank5, black_wins", [("W..", "WBW.", True),
+                                                      ("WW.", "WBWB", False)])
+def test_span_overpass_cuts_the_chain_beneath(level1, rank5, black_wins):
     # Black's file c1-c3-c5 waits for c7.  White balls on b4 and d4 touch each
     # other right above the c3-c5 contact, cutting it; b4 alone does not.
-    text = f"W.../WBW./WBW./.B..|.../{level1}/...|../..|."
+    # Black's balls on the g file (g7, g1, and g5 to even the count) join nothing.
+    text = f"W..B/{rank5}/WBW./.B.B|.../{level1}/...|../..|."
     m = play("span", state("span", text, 2), "c7")
     assert (m.outcome() is not None) == black_wins
 

@@ -71,7 +71,26 @@ class PlacementGame(Game):
         if stray:
             raise NotationError(f"{self.info.name} uses only the players' colours; "
                                 f"this position has {COLOUR_NAMES[stray[0]]} balls")
+        self.check_turn_counts(position, to_move)
         return super().state_from(position, to_move, extras)
+
+    def check_turn_counts(self, position, to_move: int) -> None:
+        """Ball counts a game of turns in order can reach, with ``to_move`` to play.
+
+        After m placements player p has placed one ball for each turn i < m
+        with i % n == p, so the counts fix both m and whose turn it is.
+        """
+        n = self.num_players
+        counts = [position.count(self.colour_of(p)) for p in range(n)]
+        m = sum(counts)
+        expected = [(m - p + n - 1) // n for p in range(n)]
+        if counts != expected or m % n != to_move:
+            names = ", ".join(f"{c} {COLOUR_NAMES[self.colour_of(p)].lower()}"
+                              for p, c in enumerate(counts))
+            raise NotationError(
+                f"{self.info.name}: {names} balls cannot be reached with "
+                f"{self.player_name(to_move)} to move; players place in turn, "
+                f"{self.player_name(0)} first")
 
     def settle(self, state: State) -> State:
         """Work out whether a position given as text is already finished.

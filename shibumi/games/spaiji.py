@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..errors import NotationError
+from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import NUM_POINTS, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position
@@ -157,7 +157,7 @@ contact, seen or not.
         first = read_fields(self, extras, points=("first",))["first"]
         if first is not None and (position.colour_at(first) not in (WHITE, BLACK)
                                   or not partners(position.occupied, first)):
-            raise NotationError(f"Spaiji state: {extras!r} must name the white or black "
+            raise NotationError(f"Spaiji state: {shown(extras)} must name the white or black "
                                 "ball just placed, with a touching playable point left")
         return self.settle(PairState(position, to_move, None, None, first))
 

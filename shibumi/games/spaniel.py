@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..errors import NotationError
+from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import NUM_POINTS
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
@@ -114,7 +114,7 @@ takes 15 turns, five each.
 
     def state_from(self, position, to_move, extras):
         if extras:
-            raise NotationError(f"Spaniel states have no extra fields, got {extras!r}")
+            raise NotationError(f"Spaniel states have no extra fields, got {shown(extras)}")
         balls = position.occupied.bit_count()
         for colour in (WHITE, BLACK, RED):
             due = sum(1 for n in range(balls) if BALL_COLOUR[n] == colour)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..errors import NotationError
+from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, State
 from ..geometry import INTERIOR_MASK, NUM_POINTS, segments, sloped_runs
 from ..notation import point_name
@@ -165,7 +165,7 @@ its holder wins.
         parts = extras.split()
         if len(parts) != 2 or parts[0] != "token" or parts[1] not in ("1", "2"):
             raise NotationError(f"Sparro state extras are 'token 1' or 'token 2' "
-                                f"(who holds the tie-break token), not {extras!r}")
+                                f"(who holds the tie-break token), not {shown(extras)}")
         if position.red != INTERIOR_MASK:
             raise NotationError("Sparro keeps its five red balls on the interior points "
                                 "(c3.0 e3.0 c5.0 e5.0 d4.1) and places no other red")

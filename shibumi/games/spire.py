@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import NotationError, UnknownGameError
+from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import APEX, NUM_POINTS, SUPPORT_MASK
 from ..notation import PASS, PASS_MOVE, Move, point_name
@@ -203,7 +203,7 @@ puts a ball of their own colour on the apex wins.
         red_placed = "red-placed" in tokens
         rest = [t for t in tokens if t != "red-placed"]
         if len(rest) != 1 or not re.fullmatch(r"ply=[0-9]{1,3}", rest[0]):
-            raise NotationError(f"Spire state extras {extras!r}: expected an optional "
+            raise NotationError(f"Spire state extras {shown(extras)}: expected an optional "
                                 "'red-placed' and 'ply=N' (actions played)")
         ply = int(rest[0][4:])
         if ply < position.count():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..errors import NotationError
+from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (ALL_MASK, COORDS, FLAT_NEIGHBOURS, LEVEL, LEVEL_MASK,
                         point_at)
@@ -255,7 +255,7 @@ goes to the player who placed the apex.
         fields = dict(t.split("=", 1) for t in extras.split() if "=" in t)
         if len(fields) != len(extras.split()) or set(fields) - {"levels", "turn", "ply"} \
                 or "levels" not in fields or "ply" not in fields:
-            raise NotationError(f"Splastwo state extras {extras!r}: expected "
+            raise NotationError(f"Splastwo state extras {shown(extras)}: expected "
                                 "'levels=XXXX [turn=p,q] ply=N', e.g. 'levels=B--- ply=40'")
         colours = [COLOUR_LETTERS[c] for c in PLAYER_COLOURS[:self.num_players]]
         if not re.fullmatch(f"[-{''.join(colours)}]{{4}}", fields["levels"]):

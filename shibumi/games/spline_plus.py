@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..errors import NotationError, UnknownGameError
+from ..errors import NotationError, UnknownGameError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State, replace
 from ..geometry import LINE_MASKS, LINES_THROUGH, SUPPORTED_MASK, points_of
 from ..mechanics import KO, NONE, SUPERKO, relocate, relocations, repeats
@@ -353,20 +353,23 @@ loses.
             key, _, value = token.partition("=")
             try:
                 if key == "ply":
-                    ply = int(value)
-                    if ply < 0:
+                    if not is_number(value) or len(value) > 12:
                         raise ValueError
+                    ply = int(value)
                 elif key == "seen":
                     seen = tuple(Position.from_int(int(h, 16)) for h in value.split(","))
                 else:
                     raise ValueError
             except (ValueError, NotationError):
                 raise NotationError(f"Spline+ state extras are ply=<actions> and "
-                                    f"seen=<hex>,<hex>...; got {token!r}") from None
+                                    f"seen=<hex>,<hex>...; got {shown(token)}") from None
         if position.red:
             raise NotationError("Spline+ uses white and black balls only")
         if max(position.count(WHITE), position.count(BLACK)) > BALLS:
             raise NotationError(f"Spline+: the set has {BALLS} balls of each colour")
+        if ply < position.count():
+            raise NotationError(f"Spline+: ply={ply} actions cannot have put {position.count()} "
+                                "balls on the board (one ball a placement)")
         return self.settle(SplinePlusState(position, to_move, None, None, ply, seen))
 
     def settle(self, state: State) -> State:

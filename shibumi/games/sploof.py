@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import NotationError
+from ..errors import NotationError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, points_of, touching_runs
 from ..notation import Move
@@ -218,10 +218,10 @@ nowhere to place it) and no red ball can be taken.
         parts = extras.split()
         shape = ["stock", None, None, "bag", None, None, None]
         if len(parts) != 7 or any(s is not None and s != p for s, p in zip(shape, parts)) \
-                or not all(p.isdigit() for p in parts[1:3] + parts[4:]):
+                or not all(is_number(p) and len(p) < 4 for p in parts[1:3] + parts[4:]):
             raise NotationError(f"Sploof state extras are 'stock <white> <black> bag "
                                 f"<white> <black> <red>', e.g. 'stock 2 2 bag 14 14 4', "
-                                f"not {extras!r}")
+                                f"not {shown(extras)}")
         stock = (int(parts[1]), int(parts[2]))
         bag = (int(parts[4]), int(parts[5]), int(parts[6]))
         held = (stock[0], stock[1], 0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..errors import NotationError
+from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, read_fields
 from ..geometry import ALL_MASK, POINTS, PROJECTION, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position, hidden_mask
@@ -198,7 +198,7 @@ points from one corner to the other, and the higher total wins.
             colour = position.colour_at(first)
             extra = white - black if colour == WHITE else black - white
             if colour not in (WHITE, BLACK) or extra != 1 or position.supported_balls(first):
-                raise NotationError(f"Spodd state: {extras!r} must name the white or black "
+                raise NotationError(f"Spodd state: {shown(extras)} must name the white or black "
                                     "ball just placed, with one ball more of its colour")
         turns = (white + black) // 2
         if to_move != turns % 2:

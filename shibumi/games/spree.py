@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import NotationError
+from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..notation import CHOOSE, Move
@@ -129,7 +129,7 @@ such a line is a draw.
             state = SpreeState(position, to_move, None, None, None, colour if colour > 0 else None)
         else:
             raise NotationError(f"Spree state extras are hand=W|B|R (a ball to place) or "
-                                f"barred=W|B|R|- (a colour to choose); got {extras!r}")
+                                f"barred=W|B|R|- (a colour to choose); got {shown(extras)}")
         return self.settle(state)
 
     def settle(self, state: State) -> State:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import NotationError
+from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import POINTS, TOUCHING_MASK
 from ..position import BLACK, RED, WHITE, Position
@@ -145,7 +145,7 @@ is the number of balls on the pyramid. What is the best you can do?
 
     def state_from(self, position, to_move, extras):
         if extras:
-            raise NotationError(f"Spuzzle states have no extra fields, got {extras!r}")
+            raise NotationError(f"Spuzzle states have no extra fields, got {shown(extras)}")
         if not position.is_stable():
             raise NotationError("Spuzzle position: a ball is not resting on a full platform")
         if largest_group(position) > MAX_GROUP:
