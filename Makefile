@@ -39,7 +39,9 @@ PYTEST_ARGS ?=
 BENCH_ARGS ?=
 PORT ?= 8000
 
-BOOK_BUILD := $(VENV)/bin/jupyter-book build . --all -W -n --keep-going
+# One build at a time: two at once on a stale book collide in the notebook cache,
+# so each takes _build/.lock (flock, util-linux) and a second one waits.
+BOOK_BUILD := mkdir -p _build && flock _build/.lock $(VENV)/bin/jupyter-book build . --all -W -n --keep-going
 BOOK_INDEX := _build/html/index.html
 BOOK_SOURCES := _config.yml _toc.yml $(shell find book notebooks -type f -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
 ENGINE_SOURCES := $(shell find shibumi -name '*.py' 2>/dev/null)

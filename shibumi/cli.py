@@ -63,11 +63,33 @@ def _cmd_perft(args) -> None:
     if args.depth == 0:
         print(1)
         return
+    _check_perft_cost(game, args.depth, state, args.force)
     divide = perft_divide(game, args.depth, state, progress=_progress_bar(args.depth >= 8))
     if args.divide:
         for text, count in divide.items():
             print(f"{text}: {count}")
     print(sum(divide.values()))
+
+
+#: Tree nodes a perft may walk without --force (hours here, the memo helping).
+PERFT_LIMIT = 10 ** 11
+#: Depths past this are refused outright: no game here is that long and interesting.
+PERFT_MAX_DEPTH = 200
+
+
+def _check_perft_cost(game, depth: int, state, force: bool) -> None:
+    """Say what a count will cost before starting it; refuse what cannot finish."""
+    from .analysis import estimate_nodes
+    if depth > PERFT_MAX_DEPTH:
+        raise CLIError(f"depth {depth} is more than any game needs; at most {PERFT_MAX_DEPTH}")
+    nodes = estimate_nodes(game, depth, state, probes=100)
+    if nodes > PERFT_LIMIT and not force:
+        raise CLIError(f"perft {game.info.name.lower()} {depth} would walk about {nodes:.1e} "
+                       f"positions, more than {PERFT_LIMIT:.0e} (hours or years); "
+                       "add --force to run it anyway (Ctrl+C stops it)")
+    if nodes > 10 ** 8:
+        print(f"about {nodes:.1e} positions to walk (fewer where they repeat); Ctrl+C stops",
+              file=sys.stderr, flush=True)
 
 
 def _cmd_verify(args) -> None:
@@ -148,12 +170,17 @@ def _cmd_playouts(args) -> None:
 
 def _cmd_play(args) -> None:
     from .play import play_in_terminal
-    play_in_terminal(load(args.game), seats=args.human, ai=args.ai, seed=args.seed)
+    game = load(args.game)
+    if args.resume is not None:
+        game.new_match(record=args.resume)          # a bad record fails here, in one line
+    if hasattr(sys.stdin, "reconfigure"):           # a stray byte is a bad move, not a crash
+        sys.stdin.reconfigure(errors="replace")
+    play_in_terminal(game, seats=args.human, ai=args.ai, seed=args.seed, record=args.resume)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="shibumi", description="The Shibumi game system.")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
     p = sub.add_parser("list", help="list the registered games")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_list)
@@ -165,14 +192,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="seat played by a human (1 = first player; repeatable; default 1)")
     p.add_argument("--ai", default="mcts",
-                   help="random, mcts (about a second a move) or mcts:ITERATIONS")
+                   help="random, mcts (about a second a move), mcts:ITERATIONS or mcts@SECONDS")
     p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--resume", metavar="RECORD",
+                   help="take up a saved game: the record printed when a game stops")
     p.set_defaults(func=_cmd_play)
     p = sub.add_parser("perft", help="count the leaves of the move tree at a depth")
     p.add_argument("game")
     p.add_argument("depth", type=int)
     p.add_argument("--position", help="state text: '<position> <player to move>'")
     p.add_argument("--divide", action="store_true", help="also print the count below each first move")
+    p.add_argument("--force", action="store_true",
+                   help="count even when the estimate says it will take hours")
     p.set_defaults(func=_cmd_perft)
     p = sub.add_parser("verify", help="exhaustive checks of a game's guarantee")
     p.add_argument("game", choices=["span"])
@@ -192,15 +223,48 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if sys.stdout is None:                # started with stdout closed (`>&-`)
+        return _fail("standard output is closed; nothing can be printed", 1)
+    parser = build_parser()
     try:
-        args = build_parser().parse_args(argv)
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return 0
         args.func(args)
+        sys.stdout.flush()
     except (CLIError, ShibumiError, ValueError) as exc:
-        print(f"shibumi: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc), 2)
     except KeyboardInterrupt:
-        print("shibumi: interrupted", file=sys.stderr)
-        return 130
+        return _fail("interrupted", 130)
+    except MemoryError:
+        return _fail("out of memory; ask for less (a smaller depth, fewer iterations)", 1)
     except BrokenPipeError:
+        _silence_stdout()                 # the reader left (e.g. `| head`): not an error
         return 0
+    except OSError as exc:
+        _silence_stdout()
+        return _fail(f"cannot write the output: {exc.strerror or exc}", 1)
     return 0
+
+
+def _fail(message: str, status: int) -> int:
+    """One line on stderr (cut short if huge), and the exit status."""
+    if len(message) > 500:
+        message = message[:500] + f"… ({len(message):,} characters)"
+    try:
+        print(f"shibumi: error: {message}", file=sys.stderr)
+    except (OSError, AttributeError):      # stderr closed too
+        pass
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    import os
+    try:
+        sys.stdout.flush = lambda: None   # the unwritable buffer is dropped
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -34,14 +34,15 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Iterable
 
-from .errors import (IllegalMoveError, NotationError, UnknownGameError, is_number,
-                     require_text, shown)
+from .errors import (IllegalMoveError, NotationError, ShibumiError, UnknownGameError,
+                     is_number, require_text, shown)
 from .notation import Move, moves_matching, parse_point, point_name, short_text, transform_move
 from .position import Position
 
 #: Longest state text and move text accepted (checked before parsing).
 LONGEST_STATE = 1000
 LONGEST_MOVE = 40
+LONGEST_RECORD = 20000
 EMPTY_STATE = "..../..../..../....|.../.../...|../..|. 1"
 
 CHANCE = -1
@@ -88,8 +89,13 @@ class Outcome:
         return not self.winners
 
     def returns(self, num_players: int) -> tuple[float, ...]:
-        """Utility per player: winners share +1, others get 0 (draw: all 1/n)."""
+        """Utility per player: winners share +1, others get 0 (draw: all 1/n).
+
+        A solitaire has no draw: no winner means the puzzle was not solved (0).
+        """
         if not self.winners:
+            if num_players == 1:
+                return (0.0,)
             return tuple(1.0 / num_players for _ in range(num_players))
         share = 1.0 / len(self.winners)
         return tuple(share if p in self.winners else 0.0 for p in range(num_players))
@@ -299,8 +305,10 @@ class Game:
             state = self.random_step(state, rng)
         return state
 
-    def new_match(self, seed: int | None = None, state: State | None = None) -> "Match":
-        return Match(self, seed=seed, state=state)
+    def new_match(self, seed: int | None = None, state: State | None = None,
+                  record: str | None = None) -> "Match":
+        """A match from the start, from ``state``, or rebuilt from a ``record``."""
+        return Match(self, seed=seed, state=state, record=record)
 
     # -- text ----------------------------------------------------------------
     def state_text(self, state: State) -> str:
@@ -357,7 +365,8 @@ class Game:
         outcome = self.outcome(state)
         if outcome is not None:
             if outcome.is_draw:
-                lines.append(f"Game over: draw. {outcome.reason}")
+                verdict = "not solved" if self.num_players == 1 else "draw"
+                lines.append(f"Game over: {verdict}. {outcome.reason}")
             else:
                 names = " and ".join(self.player_name(p) for p in outcome.winners)
                 lines.append(f"Game over: {names} won. {outcome.reason}")
@@ -379,12 +388,62 @@ class Match:
     Move('Wa1')
     """
 
-    def __init__(self, game: Game, seed: int | None = None, state: State | None = None):
+    def __init__(self, game: Game, seed: int | None = None, state: State | None = None,
+                 record: str | None = None):
         self.game = game
         self.rng = random.Random(seed)
-        self.state = state if state is not None else game.initial_state(self.rng)
         self.history: list[tuple[Move | tuple[Move, ...], State]] = []
+        if record is not None:
+            self._replay(record)
+        else:
+            self.state = state if state is not None else game.initial_state(self.rng)
         self._resolve_chance()
+
+    # -- the record: a game in progress as one line of notation ---------------------
+    def record(self) -> str:
+        """Every action so far (draws and joint choices included) as one line.
+
+        ``Match(game, record=...)`` rebuilds the same state.  A match that did
+        not start from the game's start begins with its state text and ``:``.
+
+        >>> from shibumi import load
+        >>> m = load('spline').new_match()
+        >>> _ = m.push('a1'), m.push('c3')
+        >>> m.record()
+        'Wa1 Bc3.0'
+        >>> Match(m.game, record=m.record()).state == m.state
+        True
+        """
+        tokens = [",".join(m.text() for m in move) if isinstance(move, tuple) else move.text()
+                  for move, _ in self.history]
+        start = self.history[0][1] if self.history else self.state
+        fresh = self.game.initial_state(random.Random(0))
+        prefix = [] if self.game.state_key(start) == self.game.state_key(fresh) \
+            else [self.game.state_text(start), ":"]
+        return " ".join(prefix + tokens)
+
+    def _replay(self, record: str) -> None:
+        require_text(record, "a record", "'a1 c3 e5'", LONGEST_RECORD)
+        start, colon, actions = record.rpartition(":")
+        self.state = self.game.parse_state(start.strip()) if colon \
+            else self.game.initial_state(random.Random(0))
+        for number, token in enumerate(actions.split(), 1):
+            try:
+                self._replay_one(token)
+            except ShibumiError as exc:
+                raise NotationError(f"record action {number} ({shown(token)}): {exc}") from None
+
+    def _replay_one(self, token: str) -> None:
+        mover = self.current_player
+        if mover == SIMULTANEOUS:
+            self.push_joint(token.split(","))
+        elif mover == CHANCE:
+            move = self._parse_among(token, [m for m, _ in self.game.chance_outcomes(self.state)])
+            before = self.state
+            self.state = self.game.apply(before, move)
+            self.history.append((move, before))
+        else:
+            self.push(token)
 
     def __repr__(self) -> str:
         return f"<Match {self.game!r} after {len(self.history)} moves: " \
@@ -469,14 +528,18 @@ class Match:
         self._resolve_chance()
 
     def pop(self) -> Move | tuple[Move, ...]:
-        """Undo the last action (and any chance that followed it)."""
-        if not self.history:
+        """Undo the last player's action and the chance that followed it.
+
+        Draws made before anyone acted (a deal, a first draw) stay: undoing
+        everything gives back the match as it started.
+        """
+        acted = [i for i, (_, before) in enumerate(self.history)
+                 if self.game.current_player(before) != CHANCE]
+        if not acted:
             raise IllegalMoveError("there is no move to undo")
-        while True:
-            move, before = self.history.pop()
-            self.state = before
-            if self.game.current_player(before) != CHANCE or not self.history:
-                return move
+        move, self.state = self.history[acted[-1]]
+        del self.history[acted[-1]:]
+        return move
 
     def _resolve_chance(self) -> None:
         while self.game.current_player(self.state) == CHANCE:

@@ -20,7 +20,7 @@ import math
 import random
 import time
 
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, is_number, require_text, shown
 from .game import SIMULTANEOUS, Game, State
 from .notation import Move
 
@@ -65,6 +65,14 @@ class _InfoNode:
         self.value = [0.0] * num_players
 
 
+#: Bounds on a search's budget: beyond them a move would take hours.
+MAX_ITERATIONS = 1_000_000
+MAX_SECONDS = 600.0
+#: Most tree nodes one search keeps (a few hundred MB at most); later
+#: iterations still play out, from the leaves the tree has.
+MAX_NODES = 300_000
+
+
 class MCTSPlayer:
     """Monte-Carlo tree search (UCT) with random playouts, for any number of players.
 
@@ -86,8 +94,10 @@ class MCTSPlayer:
 
     def __init__(self, iterations: int = 1000, seconds: float | None = None,
                  exploration: float = 1.4, seed: int | None = None) -> None:
-        if iterations < 1:
-            raise ValueError("MCTS needs at least 1 iteration")
+        if type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS:
+            raise ValueError(f"MCTS takes 1 to {MAX_ITERATIONS:,} iterations, not {iterations!r}")
+        if seconds is not None and not 0 <= seconds <= MAX_SECONDS:
+            raise ValueError(f"MCTS takes 0 to {MAX_SECONDS:g} seconds a move, not {seconds!r}")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -111,8 +121,14 @@ class MCTSPlayer:
         best = max(root.children.items(), key=lambda kv: kv[1].visits)
         return best[0]
 
+    def _room(self) -> bool:
+        """Whether the tree may grow by one more node (at most MAX_NODES a search)."""
+        self._nodes += 1
+        return self._nodes <= MAX_NODES
+
     def _budget(self):
         """Iteration numbers until the iterations or the seconds run out."""
+        self._nodes = 0
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for i in range(self.iterations):
             if deadline is not None and i and i % 16 == 0 and time.perf_counter() > deadline:
@@ -121,15 +137,17 @@ class MCTSPlayer:
 
     def _iterate(self, game: Game, root: _Node) -> None:
         node, path = root, [root]
-        # Selection and expansion.
+        # Selection and expansion (none once the tree is full: memory stays bounded).
         while node.mover >= 0:
             untried = [m for m in node.moves if m not in node.children]
-            if untried:
+            if untried and self._room():
                 move = self.rng.choice(untried)
                 child = _Node(game, game.apply(node.state, move))
                 node.children[move] = child
                 path.append(child)
                 node = child
+                break
+            if untried:                   # the tree is full: play out from here
                 break
             node = self._select(node)
             path.append(node)
@@ -176,12 +194,14 @@ class MCTSPlayer:
                 if child is not None:
                     child.avail += 1
             untried = [m for m in legal if m not in node.children]
-            if untried:
+            if untried and self._room():
                 move = self.rng.choice(untried)
                 child = node.children[move] = _InfoNode(game.num_players)
                 child.avail = 1
                 state = game.apply(state, move)
                 path.append(child)
+                break
+            if untried:                   # the tree is full: play out from here
                 break
             move, child = self._select_available(node, legal, mover)
             state = game.apply(state, move)
@@ -243,21 +263,35 @@ def _seat(game: Game, state: State, player: int | None) -> int:
 
 
 PLAYERS = {"random": RandomPlayer, "mcts": MCTSPlayer}
+SPECS = "random, mcts, mcts:ITERATIONS (1-1,000,000) or mcts@SECONDS (up to 600)"
 
 
 def make_player(spec: str, seed: int | None = None):
     """A player from a short spec: ``random``, ``mcts`` (about a second a move),
-    ``mcts:2000`` (a fixed number of iterations, reproducible with a seed)."""
-    name, _, arg = spec.partition(":")
-    if name == "random":
+    ``mcts:2000`` (a fixed number of iterations, reproducible with a seed) or
+    ``mcts@2.5`` (seconds a move).
+
+    >>> make_player("mcts:500")
+    MCTSPlayer(iterations=500, seconds=None)
+    """
+    require_text(spec, "a player", "'mcts:1000'", 40, ValueError)
+    name, sep, arg = spec.strip().partition(":")
+    if not sep:
+        name, sep, arg = name.partition("@")
+    if name == "random" and not sep:
         return RandomPlayer(seed)
-    if name == "mcts":
-        if not arg:
-            return MCTSPlayer(iterations=10 ** 6, seconds=1.0, seed=seed)
-        if not arg.isdigit() or int(arg) < 1:
-            raise ValueError(f"bad player {spec!r}: write mcts or mcts:ITERATIONS")
+    if name == "mcts" and not sep:
+        return MCTSPlayer(iterations=MAX_ITERATIONS, seconds=1.0, seed=seed)
+    if name == "mcts" and sep == ":" and is_number(arg) and 1 <= int(arg) <= MAX_ITERATIONS:
         return MCTSPlayer(iterations=int(arg), seed=seed)
-    raise ValueError(f"unknown player {spec!r}; players: random, mcts, mcts:N")
+    if name == "mcts" and sep == "@":
+        try:
+            seconds = float(arg)
+        except ValueError:
+            seconds = math.nan
+        if 0 < seconds <= MAX_SECONDS:
+            return MCTSPlayer(iterations=MAX_ITERATIONS, seconds=seconds, seed=seed)
+    raise ValueError(f"bad player {shown(spec)}; players: {SPECS}")
 
 
 __all__ = ["MCTSPlayer", "RandomPlayer", "make_player"]

@@ -46,6 +46,10 @@ def check_random_games(name, seeds=range(40), **params):
             again = game.parse_state(game.state_text(match.state))
             assert game.state_key(again) == game.state_key(match.state), \
                 f"{name}: state text does not round-trip"
+            if actions % 7 == 0 or match.is_over():
+                resumed = game.new_match(record=match.record())
+                assert game.state_key(resumed.state) == game.state_key(match.state), \
+                    f"{name}: the record does not rebuild the game"
         outcome = match.outcome()
         assert outcome is not None
         assert all(0 <= w < game.num_players for w in outcome.winners)

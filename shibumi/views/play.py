@@ -51,12 +51,12 @@ from collections import Counter
 
 import ipywidgets as widgets
 
-from ..errors import NotationError, ShibumiError
+from ..errors import NotationError, ShibumiError, is_number, shown
 from ..game import CHANCE, SIMULTANEOUS, Game, Match
 from ..geometry import NUM_POINTS
 from ..notation import (ENTER, PLACE, SQUARE_POINTS, moves_matching, point_candidates, point_in,
                         point_name, square_of)
-from ..players import MCTSPlayer, RandomPlayer
+from ..players import MAX_ITERATIONS, MCTSPlayer, RandomPlayer
 from ..registry import load
 from .three import PyramidView
 
@@ -131,16 +131,17 @@ def _parse_seats(seats, n: int) -> list[str]:
 def _parse_ai(ai: str) -> tuple[str, int | None]:
     """('mcts' or 'random', iteration cap or None) from 'mcts', 'mcts:N', 'random'."""
     if not isinstance(ai, str):
-        raise ValueError(f"ai is 'mcts', 'mcts:ITERATIONS' or 'random', not {ai!r}")
+        raise ValueError(f"ai is 'mcts', 'mcts:ITERATIONS' or 'random', not {shown(ai)}")
     name, _, arg = ai.strip().lower().partition(":")
     if name == "random" and not arg:
         return "random", None
     if name == "mcts":
         if not arg:
             return "mcts", None
-        if arg.isdigit() and int(arg) >= 1:
+        if is_number(arg) and 1 <= int(arg) <= MAX_ITERATIONS:
             return "mcts", int(arg)
-    raise ValueError(f"ai is 'mcts', 'mcts:ITERATIONS' or 'random', not {ai!r}")
+    raise ValueError(f"ai is 'mcts', 'mcts:ITERATIONS' (1-{MAX_ITERATIONS:,}) or 'random', "
+                     f"not {shown(ai)}")
 
 
 def _close(children) -> None:
@@ -581,7 +582,7 @@ class PlayWidget:
         seed = self._rng.getrandbits(32) if self._seeded else None
         if self._ai_kind == "random":
             return RandomPlayer(seed)
-        return MCTSPlayer(iterations=self._iterations or 10 ** 6, seconds=self._budget,
+        return MCTSPlayer(iterations=self._iterations or MAX_ITERATIONS, seconds=self._budget,
                           seed=seed)
 
     def _ai_choose(self, player: int):
@@ -746,7 +747,7 @@ class PlayWidget:
             return ""
         g = self.game
         if outcome.is_draw:
-            text = "Draw."
+            text = "Not solved." if g.num_players == 1 else "Draw."
         else:
             text = " and ".join(g.player_name(p) for p in outcome.winners) + " won."
         if outcome.reason:
