@@ -5,13 +5,14 @@ calls its buttons and the 3D view's picker make) and inspect the pythreejs
 scene and the ipywidgets it would send.
 """
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 import pytest
 
 pytest.importorskip("pythreejs")
 widgets = pytest.importorskip("ipywidgets")
 
-from shibumi import load  # noqa: E402
+from shibumi import ShibumiError, load  # noqa: E402
 from shibumi.game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State  # noqa: E402
 from shibumi.geometry import POINTS  # noqa: E402
 from shibumi.notation import Move, parse_point, short_text  # noqa: E402
@@ -400,3 +401,18 @@ def test_simultaneous_choices_between_two_humans_stay_secret():
     button.click()
     assert w.undo() and w._secret == {}                 # undo clears pending choices
     assert len(w.match.history) == 1
+
+
+def test_a_live_game_resumes_from_its_link():
+    """The page shows a link with the game's record; opening it rebuilds the game."""
+    w = PlayWidget("spline", seats=["human", "human"], link="/voila/render/play.ipynb?game=spline")
+    w.choose("a1")
+    w.choose("c3")
+    link = w.resume_link()
+    assert link == "/voila/render/play.ipynb?game=spline&record=Wa1%20Bc3.0"
+    assert "Link to this game" in w._link_w.value
+    record = unquote(link.split("record=")[1])
+    again = PlayWidget("spline", seats=["human", "human"], record=record)
+    assert again.match.state == w.match.state
+    with pytest.raises(ShibumiError):
+        PlayWidget("spline", record="a1 a1")

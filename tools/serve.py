@@ -31,6 +31,7 @@ TEMPLATES = ROOT / "tools" / "jupyter"
 
 #: The live page: which game comes from the address (``?game=spline``).
 LIVE_CODE = '''\
+import html
 import os
 from urllib.parse import parse_qs
 
@@ -38,16 +39,27 @@ import ipywidgets as widgets
 from IPython.display import display
 
 from shibumi.book import game_module
+from shibumi.errors import ShibumiError
 from shibumi.registry import names
 from shibumi.views.play import PlayWidget
 
-asked = parse_qs(os.environ.get("QUERY_STRING", "")).get("game", ["spline"])[0]
+query = parse_qs(os.environ.get("QUERY_STRING", ""))
+asked = query.get("game", ["spline"])[0]
+record = query.get("record", [None])[0]
 modules = {game_module(name): name for name in names()}
 if asked not in modules:
     raise SystemExit(f"No game {asked!r}; games: {', '.join(sorted(modules))}")
 display(widgets.HTML(f'<p><a href="/book/book/games/{asked}.html">Back to the chapter</a>'
                      ' &middot; <a href="/book/index.html">The rule book</a></p>'))
-PlayWidget(modules[asked], seats=None, ai="mcts", budget=1.0)
+link = f"/voila/render/play.ipynb?game={asked}"
+try:
+    board = PlayWidget(modules[asked], seats=None, ai="mcts", budget=1.0, record=record,
+                       link=link)
+except ShibumiError as exc:            # a damaged link: say so, and start afresh
+    display(widgets.HTML(f"<p>This link's game could not be read ({html.escape(str(exc))}); "
+                         "a new game starts.</p>"))
+    board = PlayWidget(modules[asked], seats=None, ai="mcts", budget=1.0, link=link)
+display(board)
 '''
 
 

@@ -48,6 +48,7 @@ import math
 import random
 import time
 from collections import Counter
+from urllib.parse import quote
 
 import ipywidgets as widgets
 
@@ -170,7 +171,8 @@ class PlayWidget:
     """
 
     def __init__(self, game_or_name, seats=None, ai: str = "mcts", seed: int | None = None,
-                 budget: float = 1.0, *, width: int = 480, height: int = 420) -> None:
+                 budget: float = 1.0, *, width: int = 480, height: int = 420,
+                 record: str | None = None, link: str | None = None) -> None:
         self.game = _as_game(game_or_name)
         n = self.game.num_players
         self._seats = _parse_seats(seats, n)
@@ -180,7 +182,8 @@ class PlayWidget:
         self._budget = float(budget)
         self._rng = random.Random(seed)
         self._seeded = seed is not None
-        self._match = self.game.new_match(seed=seed)
+        self._match = self.game.new_match(seed=seed, record=record)
+        self._link = link                        # the page's address: a resume link is shown
         self._selected: int | None = None        # first point of a two-click move
         self._narrowed: list | None = None       # the moves the last click left open
         self._secret: dict = {}                  # simultaneous choices made so far
@@ -433,6 +436,7 @@ class PlayWidget:
         self._history_w = widgets.HTML(layout=L(width="100%", max_height="7em",
                                                 overflow="auto"))
         self._help_w = widgets.HTML(f"<small style='color:#666'>{_HELP}</small>")
+        self._link_w = widgets.HTML()
 
         self._play_b.on_click(lambda b: self._guard(self._play_selected))
         self._all_b.on_click(lambda b: self._guard(self._show_all))
@@ -448,7 +452,7 @@ class PlayWidget:
             self._secret_box, widgets.HBox([self._undo_b, self._new_b, self._ai_b]),
             widgets.HTML("<b>Seats</b>"), *self._seat_widgets,
             self._ai_kind_w, self._budget_w,
-            widgets.HTML("<b>Moves so far</b>"), self._history_w, self._help_w,
+            widgets.HTML("<b>Moves so far</b>"), self._history_w, self._link_w, self._help_w,
         ], layout=L(width="340px", padding="0 0 0 12px"))
         self._root = widgets.Box([self._view.widget, panel],
                                  layout=L(display="flex", flex_flow="row wrap",
@@ -794,6 +798,7 @@ class PlayWidget:
         self._mark_last()
         self._show_options()
         self._show_history()
+        self._show_link()
         self._show_status(shown)
         over = self._match.is_over()
         self._undo_b.disabled = not (self._can_undo() or self._secret)
@@ -935,6 +940,19 @@ class PlayWidget:
                 continue
             keep.append(line if len(line) <= 160 else line[:159] + "…")
         return keep
+
+    def resume_link(self) -> str | None:
+        """The page's address with this game's record: open it to take the game up again."""
+        if self._link is None:
+            return None
+        record = self._match.record()
+        return self._link + ("&record=" + quote(record) if record else "")
+
+    def _show_link(self) -> None:
+        link = self.resume_link()
+        if link is not None:
+            self._link_w.value = (f"<small><a href='{html.escape(link)}'>Link to this game</a>"
+                                  " (bookmark it or share it to take the game up later)</small>")
 
     def _show_history(self) -> None:
         hist = self._match.history
