@@ -9,10 +9,10 @@ from conformance import (check_declaration, check_playouts, check_random_games,
                          check_symmetries, random_walk)
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.spice import largest_group
+from shibumi.games.spice import group_sizes, largest_group
 from shibumi.geometry import INTERIOR_MASK
 from shibumi.notation import parse_point
-from shibumi.position import BLACK, EMPTY, RED, Position
+from shibumi.position import BLACK, EMPTY, RED, WHITE, Position
 from reference import below as _below, ALL as _ALL, ABOVE as _ABOVE
 
 START = "..../.RR./.RR./....|.../.R./...|../..|."
@@ -273,3 +273,14 @@ def test_perft_matches_a_hand_count_and_an_independent_brute_force():
     assert PERFT[:2] == [12, 12 * (11 + 6)]
     reds = {(0, 1, 1): "R", (0, 2, 1): "R", (0, 1, 2): "R", (0, 2, 2): "R", (1, 1, 1): "R"}
     assert [_brute(reds, 0, 0, 0, False, True, d) for d in range(1, 5)] == PERFT[:4]
+
+
+def test_balls_hidden_under_level_two_are_left_out_of_the_tie_break():
+    """The position an independent check found: a buried ball is in no group."""
+    position = Position("WBBW/BBWW/BRBW/BWWW|BBB/WBB/BWW|BW/WW|W")
+    hidden = position.hidden()
+    for colour in (WHITE, BLACK):
+        mine = position.mask(colour)
+        assert sum(group_sizes(position, colour)) == (mine & ~hidden).bit_count()
+    buried = (position.white | position.black) & hidden
+    assert buried                                  # so some balls count for nobody

@@ -354,3 +354,15 @@ def test_perft_matches_a_hand_count_and_an_independent_brute_force():
     assert [perft(game, d) for d in range(1, 5)] == PERFT
     board = {(0, x, y): "W" if (x + y) % 2 == 0 else "B" for x in range(4) for y in range(4)}
     assert [_brute(board, "W", d) for d in range(1, 5)] == PERFT
+
+
+def test_a_move_that_leaves_nobody_a_move_draws_at_once_as_text_does():
+    """In play and from text the stuck position ends alike: drawn, with no pass first."""
+    game = load("spight")
+    rng = random.Random(116)                      # a random game that ends stuck
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert state.result.reason == "neither player can move" and state.last.kind != "pass"
+    again = game.parse_state(game.state_text(state))
+    assert again.result == state.result and perft(game, 1, again) == 0

@@ -143,7 +143,9 @@ a draw.
 * A move may unite the opponent as well (a drop or a departure can reveal a
   contact). We give the game to the mover, as the move completed their group.
 * Passing only when there is no legal move; if the next player cannot move
-  either, nothing can ever change and the game is drawn.
+  either, nothing can ever change and the game is drawn. When a move leaves
+  neither player a move, the game is drawn at once (no pass first), so a game
+  in play and the same position read from text end alike.
 * Cycles: knight moves can go back and forth for ever, and nothing in the
   book stops it. We add a move limit: after ``move_limit`` actions (200 by
   default, passes included) without a winner the game is drawn. Random play
@@ -203,6 +205,11 @@ a draw.
             lifted, _ = position.remove(move.point)
             position = lifted.place(move.target, PLAYER_COLOURS[mover])
             result = self._judge(position, mover)
+            # Nobody can move: drawn at once, as the same position read from text is
+            # (no pass first: a pass could change nothing).
+            if result is None and not self._moves(position, 1 - mover) \
+                    and not self._moves(position, mover):
+                result = Outcome((), "neither player can move")
         if result is None and ply >= self.params["move_limit"]:
             result = Outcome((), f"{ply} actions without a winner")
         return SpightState(position, 1 - mover, result, move, ply)

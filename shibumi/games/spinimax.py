@@ -107,12 +107,18 @@ sixteenth move. The player whose colour sits on the apex wins.
 """
     notes = """\
 * Minority and majority are counted over all three colours, a colour absent
-  from the platform counting zero. This is the only reading under which a
-  platform of two balls of one colour and two of another gets a colour at
-  all: counting only the colours present, it has neither a single minority
-  nor a single majority. With the absent colour counted, every platform of
-  four has either one colour with strictly the fewest balls or, when two tie
-  for the fewest (2-1-1, 4-0-0), one with strictly the most.
+  from the platform counting zero. Counting only the colours present, a
+  platform of two balls of one colour and two of another would have neither
+  a single minority nor a single majority. With the absent colour counted,
+  every platform of four has either one colour with strictly the fewest
+  balls or, when two tie for the fewest (2-1-1, 4-0-0), one with strictly
+  the most. A mixed reading also gives every platform a colour: the minority
+  among the colours present, and the missing colour only for a 2-2 platform.
+  The two readings differ on one kind of platform only, three of one colour
+  and one of another: ours tops it with the missing colour, the mixed reading
+  with the single ball's colour. We keep ours because it follows one rule
+  everywhere and matches the designer's figure (below) on every 2-2 and
+  2-1-1 platform; the mixed reading changes how often White wins.
 * The chapter's four example figures (two minority, two majority stackings)
   are lost. The tests rebuild one platform of each kind the reading allows:
   2-2 and 3-1 (minority: the missing colour), 2-1-1 and 4 of a kind
