@@ -16,10 +16,14 @@ CATALOGUE = (
     "spyramid",
     # Completion
     "spire", "spinimax", "splastwo",
+    # Elimination
+    "spanic",
+    # Capture
+    "spoing",
     # Counting
-    "spodd",
+    "sprite", "spirit", "spodd", "splink", "spagyric",
     # Puzzle
-    "spuzzle",
+    "spuzzle", "spin", "spalone",
 )
 
 for _name in CATALOGUE:
