@@ -27,12 +27,36 @@ def rate(fn, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
+def game_table(seconds: float, iterations: int = 300) -> dict:
+    """For every registered game, from its start: random playouts and actions per
+    second, and MCTS iterations per second (the seat to move, or the first seat
+    at a simultaneous choice)."""
+    from shibumi.game import SIMULTANEOUS
+    from shibumi.players import MCTSPlayer
+    table = {}
+    for cls in shibumi.all_games():
+        game = cls()
+        stats = playouts(game, seconds=seconds, seed=1)
+        state = game.new_match(seed=1).state            # opening draws made
+        seat = 0 if game.current_player(state) == SIMULTANEOUS else None
+        t = time.perf_counter()
+        MCTSPlayer(iterations=iterations, seed=1).choose(game, state, seat)
+        mcts = iterations / (time.perf_counter() - t)
+        table[cls.info.name] = {
+            "playouts_per_second": round(stats.playouts_per_second),
+            "actions_per_second": round(stats.playouts_per_second * stats.mean_length),
+            "mcts_iterations_per_second": round(mcts)}
+    return table
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--game-seconds", type=float, default=0.5,
+                        help="seconds of playouts for each game in the all-games table")
     args = parser.parse_args()
-    results = {}
+    results = {"games": game_table(args.game_seconds)}
     for name in ("spline", "span"):
         game = shibumi.load(name)
         start = game.initial_state()
@@ -64,6 +88,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(results))
         return
+    print(f"{'game':<12}{'playouts/s':>12}{'actions/s':>12}{'MCTS it/s':>11}")
+    for name, r in results["games"].items():
+        print(f"{name:<12}{r['playouts_per_second']:>12,}{r['actions_per_second']:>12,}"
+              f"{r['mcts_iterations_per_second']:>11,}")
     for name in ("spline", "span"):
         r = results[name]
         print(f"{name:<7} random playouts: {r['playouts_per_second']:>8,}/s "

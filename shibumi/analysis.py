@@ -243,14 +243,17 @@ def self_play(game: Game, games: int = 300, seed: int = 0,
         start = game.length(state)
         while game.current_player(state) != TERMINAL:
             k = game.length(state) - start
+            player = game.current_player(state)
+            if player == CHANCE:     # a draw is nobody's choice: not a branching
+                state = game.random_step(state, rng)
+                continue
             if k == len(stats.branching):
                 stats.branching.append([])
-            player = game.current_player(state)
             if player >= 0:      # one mover: count and pick from the same list
                 moves = game.legal_moves(state)
                 stats.branching[k].append(len(moves))
                 state = game.apply(state, rng.choice(moves))
-            else:                # chance or simultaneous: same draws as random_step
+            else:                # simultaneous: same draws as random_step
                 stats.branching[k].append(_branching(game, state))
                 state = game.random_step(state, rng)
         stats.lengths.append(game.length(state) - start)

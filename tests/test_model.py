@@ -223,3 +223,9 @@ def test_multi_part_turns_for_up_to_ten_players(players):
     assert final.result.winners == ((29 // 2) % players,)
     with pytest.raises(ValueError, match="players"):
         Pairs(players=11)
+
+
+def test_self_play_counts_choices_not_draws():
+    from shibumi.analysis import self_play
+    stats = self_play(DrawAndPlace(), games=5, seed=1)
+    assert set(stats.branching[0]) == {16}         # 16 holes, whatever colour was drawn

@@ -19,7 +19,7 @@ import textwrap
 from urllib.parse import quote
 
 from ..analysis import self_play
-from ..game import Game, Match, State
+from ..game import SIMULTANEOUS, Game, Match, State
 from ..notation import point_in
 from ..position import Position
 from ..registry import load
@@ -181,10 +181,13 @@ class Chapter:
     def start(self, three_d: bool = True, **options):
         """The start position, in 3D and from above (``options`` as for :meth:`show`)."""
         state = self.game.initial_state()
-        who = self.game.player_name(self.game.current_player(state))
+        first = self.game.new_match(seed=0).current_player      # after any opening draws
+        if first == SIMULTANEOUS:
+            who = "Every player chooses at once, in secret."
+        else:
+            who = f"{self.game.player_name(first)} moves first."
         show_position(state, three_d=three_d,
-                      caption=options.pop("caption", f"The start. {who} moves first."),
-                      **options)
+                      caption=options.pop("caption", f"The start. {who}"), **options)
 
     # -- statistics ------------------------------------------------------------
     def numbers(self, games: int = GAMES, seed: int = SEED):
