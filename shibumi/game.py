@@ -393,8 +393,13 @@ class Match:
         self.game = game
         self.rng = random.Random(seed)
         self.history: list[tuple[Move | tuple[Move, ...], State]] = []
+        self._replaying = False
         if record is not None:
-            self._replay(record)
+            self._replaying = True
+            try:
+                self._replay(record)
+            finally:
+                self._replaying = False
         else:
             self.state = state if state is not None else game.initial_state(self.rng)
         self._resolve_chance()
@@ -542,6 +547,8 @@ class Match:
         return move
 
     def _resolve_chance(self) -> None:
+        if self._replaying:                # a record gives the draws itself
+            return
         while self.game.current_player(self.state) == CHANCE:
             move = self.game.sample_chance(self.state, self.rng)
             before = self.state
