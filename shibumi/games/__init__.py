@@ -19,9 +19,9 @@ CATALOGUE = (
     # Elimination
     "spanic",
     # Capture
-    "spoing",
+    "spoing", "spargo",
     # Counting
-    "sprite", "spirit", "spodd", "splink", "spagyric",
+    "spindizzy", "sprite", "spao", "speedo", "spirit", "spodd", "splink", "spagyric",
     # Puzzle
     "spuzzle", "spin", "spalone",
 )

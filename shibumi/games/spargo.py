@@ -1,0 +1,668 @@
+"""Spargo: Go on the pyramid, where balls held down by an enemy survive capture.
+
+A group (balls of one colour joined by contacts seen from above) lives while
+one of its board balls has an empty hole beside it: a *freedom*.  After each
+placement, groups left without one are taken off, except the balls that hold
+up a ball staying on the pyramid; these stay as *zombies*.
+
+>>> from shibumi import load
+>>> match = load('spargo').new_match()
+>>> for text in "a1 c1 g7 a3".split():
+...     _ = match.push(text)
+>>> match.state.position.text()            # Black's a3 took White's corner ball
+'...W/..../B.../.B..|.../.../...|../..|.'
+
+White may not go back into the empty corner: a ball there would have no freedom.
+
+>>> match.push('a1')  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+shibumi.errors.IllegalMoveError: 'a1' is not a legal move here; legal: ...
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..errors import IllegalMoveError, NotationError, UnknownGameError, shown
+from ..game import Game, GameInfo, Outcome, State, replace
+from ..geometry import (BOARD_MASK, CONTACTS, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORTED_MASK,
+                        points_of)
+from ..mechanics import KO, SUPERKO
+from ..notation import Move, point_name, transform_move
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
+from ..registry import register
+from .placement import PLACE_MOVES, playable_points, uniform_index
+
+#: The colour of each player, in turn order (the third only with ``players=3``).
+PLAYER_COLOURS = (WHITE, BLACK, RED)
+#: Balls of each colour in a Shibumi set.
+SET_BALLS = 16
+#: The most turns any game may last (the largest ``turn_limit``).
+MOST_TURNS = 800
+CYCLE_CHOICES = (SUPERKO, KO)
+#: One character per point (point i is POINT_CHARS[i]), for the history in state text.
+POINT_CHARS = "0123456789abcdefghijklmnopqrst"
+
+# -- freedom and capture, on bare colour masks -------------------------------------
+
+#: For each point, the neighbours its contact with can never be cut (a bit mask).
+_PLAIN = [0] * NUM_POINTS
+for _a, _b, _over in CONTACTS:
+    if not _over:
+        _PLAIN[_a] |= 1 << _b
+        _PLAIN[_b] |= 1 << _a
+_PLAIN = tuple(_PLAIN)
+_LEFT_FILE, _RIGHT_FILE = 0x1111, 0x8888
+#: For each hole, the holes beside it on the board.
+_HOLE_NEIGHBOURS = tuple(sum(1 << q for q in FLAT_NEIGHBOURS[p]) for p in range(16))
+
+
+def beside_empty_holes(occupied: int) -> int:
+    """Board holes (occupied or not) with an empty hole beside them on the board.
+
+    >>> point_name(beside_empty_holes(0xFFFF & ~1).bit_length() - 1)   # only a1 empty
+    'a3'
+    """
+    empty = ~occupied & BOARD_MASK
+    return ((empty << 1) & ~_LEFT_FILE | (empty >> 1) & ~_RIGHT_FILE
+            | (empty << 4) | (empty >> 4)) & BOARD_MASK
+
+
+#: The contacts that an overpass can cut: (a, b, overpass mask), 16 of them.
+_CUTTABLE = tuple((a, b, over) for a, b, over in CONTACTS if over)
+_LINKS: dict[int, tuple[int, tuple[int, ...]]] = {}
+_LINKS_LIMIT = 20_000          # about 1 kB each
+
+
+def _links(occupied: int) -> tuple[int, tuple[int, ...]]:
+    """(hidden balls, each point's neighbours over contacts that are not cut),
+    memoised on the occupancy (few occupancies are stable)."""
+    found = _LINKS.get(occupied)
+    if found is None:
+        if len(_LINKS) > _LINKS_LIMIT:
+            _LINKS.clear()
+        near = list(_PLAIN)
+        for a, b, over in _CUTTABLE:
+            if occupied & over != over:
+                near[a] |= 1 << b
+                near[b] |= 1 << a
+        found = _LINKS[occupied] = (hidden_mask(occupied), tuple(near))
+    return found
+
+
+def with_freedom(mine: int, occupied: int) -> int:
+    """The balls of ``mine`` whose group has a freedom.
+
+    A group is the set of balls of one colour joined by visible contacts
+    (a hidden ball is a group of its own, and overpasses cut underpasses); it
+    has a freedom when one of its board balls has an empty hole beside it.
+    """
+    hidden, near = _links(occupied)
+    seen = mine & ~hidden
+    found = frontier = seen & beside_empty_holes(occupied)
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = near[low.bit_length() - 1] & seen & ~found
+        found |= new
+        frontier |= new
+    return found
+
+
+def _cut_off(p: int, mine: int, occupied: int) -> int:
+    """The group of the ball at p (in ``mine``) if it has no freedom, else 0."""
+    hidden, near = _links(occupied)
+    if hidden >> p & 1:
+        return 1 << p
+    seen = mine & ~hidden
+    free = beside_empty_holes(occupied)
+    group = frontier = 1 << p
+    while frontier:
+        if group & free:
+            return 0
+        low = frontier & -frontier
+        frontier ^= low
+        new = near[low.bit_length() - 1] & seen & ~group
+        group |= new
+        frontier |= new
+    return 0 if group & free else group
+
+
+def capture_round(masks: list[int], sides) -> int:
+    """Take off the groups of the colours ``sides`` (indices into ``masks``) that
+    have no freedom, except their balls that hold up a ball staying on the
+    pyramid, directly or through other balls; returns the mask taken off.
+
+    ``masks`` is [white, black, red] and is changed in place.
+    """
+    occupied = masks[0] | masks[1] | masks[2]
+    doomed = 0
+    for side in sides:
+        mine = masks[side]
+        if mine:
+            doomed |= mine & ~with_freedom(mine, occupied)
+    if not doomed:
+        return 0
+    staying = occupied & ~doomed
+    for p in reversed(points_of(doomed)):          # from the top down
+        if SUPPORTED_MASK[p] & staying:
+            staying |= 1 << p
+    gone = doomed & ~staying
+    if gone:
+        for side in sides:
+            masks[side] &= ~gone
+    return gone
+
+
+def resolve(masks: list[int], mover: int, players: int) -> int:
+    """Every capture after ``mover`` (a player index) has placed a ball.
+
+    The opponents' freedomless groups go first, all at once; then the mover's
+    own; then the opponents' again, and so on, freedom being worked out
+    afresh each time, until a round of the mover's takes nothing. ``masks``
+    is changed in place; returns everything taken off.
+    """
+    enemies = tuple(p for p in range(players) if p != mover)
+    mine = (mover,)
+    gone = 0
+    while True:
+        gone |= capture_round(masks, enemies)
+        taken = capture_round(masks, mine)
+        if not taken:
+            return gone
+        gone |= taken
+
+
+_OUTCOMES: dict[tuple, tuple] = {}
+_OUTCOMES_LIMIT = 50_000        # about 1 kB each
+
+
+def placements(masks: tuple[int, int, int], mover: int, players: int) -> tuple:
+    """Every placement the freedom rule allows, before the cycle rule and supply.
+
+    Returns ``(point, masks after the captures)`` pairs: the placed ball must
+    still be on the pyramid, with a freedom, once the captures are over.
+    Memoised (a game meets the same positions again and again).
+    """
+    key = (masks, mover, players)
+    found = _OUTCOMES.get(key)
+    if found is None:
+        if len(_OUTCOMES) > _OUTCOMES_LIMIT:
+            _OUTCOMES.clear()
+        found = []
+        occupied = masks[0] | masks[1] | masks[2]
+        enemies = [masks[c] for c in range(players) if c != mover]
+        quiet = not any(m & ~with_freedom(m, occupied) for m in masks if m)
+        for p in playable_points(occupied):
+            bit = 1 << p
+            if p < 16 and quiet:
+                # No zombie anywhere and a ball on the board, which cuts and hides
+                # nothing: only the enemy groups beside the hole and the new ball's
+                # own group can lose their freedom. If none of them does, nothing
+                # is taken.
+                after_occupied = occupied | bit
+                if not any(_cut_off(q, mine, after_occupied)
+                           for mine in enemies
+                           for q in points_of(_HOLE_NEIGHBOURS[p] & mine)):
+                    if not _cut_off(p, masks[mover] | bit, after_occupied):
+                        after = list(masks)
+                        after[mover] |= bit
+                        found.append((p, tuple(after)))
+                    continue
+            after = list(masks)
+            after[mover] |= bit
+            resolve(after, mover, players)
+            if after[mover] & bit:
+                found.append((p, tuple(after)))
+        found = _OUTCOMES[key] = tuple(found)
+    return found
+
+
+def _masks(position: Position) -> tuple[int, int, int]:
+    return (position.white, position.black, position.red)
+
+
+def _position(masks) -> Position:
+    return Position.from_masks(*masks)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What one placement does: the position after it, and what it took off."""
+    position: Position
+    captured: int
+    """Balls taken off (a mask)."""
+    zombies: int
+    """Balls left without freedom that stay, because they hold up other balls."""
+    legal: bool
+    """Whether the placed ball is still there, with a freedom (the freedom rule)."""
+
+
+def place(position: Position, point: int, player: int, players: int = 2) -> Placement:
+    """Put ``player``'s ball on ``point`` and make every capture it causes.
+
+    Only the freedom rule is checked (``legal``), not the cycle rule or supply.
+    """
+    if not position.is_playable(point):
+        raise IllegalMoveError(f"{point_name(point)} is not a playable point")
+    masks = list(_masks(position))
+    masks[player] |= 1 << point
+    captured = resolve(masks, player, players)
+    after = _position(masks)
+    return Placement(after, captured, zombies(after, players),
+                     bool(masks[player] >> point & 1))
+
+
+def zombies(position: Position, players: int = 3) -> int:
+    """Balls with no freedom that stay on the pyramid because they hold others up."""
+    found = 0
+    for colour in PLAYER_COLOURS[:players]:
+        mine = position.mask(colour)
+        found |= mine & ~with_freedom(mine, position.occupied)
+    return found
+
+
+def settled(position: Position, players: int) -> bool:
+    """True when no group is waiting to be captured (as after every turn)."""
+    masks = list(_masks(position))
+    return not any(capture_round(masks, (p,)) for p in range(players))
+
+
+# -- the game --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SpargoState(State):
+    """A Spargo state: the position, plus what the cycle rule and the turn limit need.
+
+    ``turn`` counts the turns played; ``past`` holds the positions left after
+    earlier turns, oldest first, the current position excepted: all of them
+    under superko, the last ``players - 1`` under ko. The position that
+    ``past[-k]`` shows had player ``(to_move - k) % players`` to move.
+    """
+    turn: int = 0
+    past: tuple[Position, ...] = ()
+
+
+@register
+class Spargo(Game):
+    info = GameInfo(
+        name="Spargo", designer="Cameron Browne", year="2006-2011",
+        family="Capture", source="Shibumi Rule Book (2012)",
+        summary="Go on the pyramid: surround groups to take them off, but balls that "
+                "hold up an enemy ball stay as zombies; most balls in play wins.",
+        min_players=2, max_players=3, complexity=5, max_length=MOST_TURNS)
+    parameters = {"players": 2, "cycle": SUPERKO, "supply": SET_BALLS,
+                  "turn_limit": MOST_TURNS}
+
+    rules = """\
+Two players, White and Black, start with an empty pyramid; White moves
+first. A turn is always one ball of your own colour put on a playable point
+(an empty hole, or the hollow on top of four balls). Passing is not allowed.
+
+**Groups and freedom.** Balls of one colour that touch, where the contact can
+be seen from above, belong to one group: a hidden ball touches nothing, and
+when two balls of a level touch right above the contact of two balls of the
+level below, the upper contact cuts the lower one (overpasses cut
+underpasses). A group has *freedom* when at least one of its balls on the
+board has an empty hole next to it along a row or column.
+
+**Captures.** Once the ball is placed, every opponent's group without
+freedom is taken off the pyramid, except the balls that hold up a ball that
+stays, directly or through other balls: those stay in play as *zombies*.
+They belong to their owner as before, count for them, and can regain
+freedom. After the opponents' groups, any group of your own left without
+freedom is taken off in the same way; then the opponents' again, and so on
+until nothing more goes.
+
+**Your ball must live.** When the captures are over, the ball you placed
+must still be there, with freedom. A placement that only gains freedom by
+capturing is fine.
+
+**No repeats.** Under the default rule, superko, your turn may not leave a
+position that was already seen earlier in the game with the same player to
+move. The rule book's simpler ko rule, `spargo(cycle="ko")`, only forbids
+recreating the position you left at the end of your own previous turn.
+
+**The end.** The game ends when the player to move has no legal placement
+(each player owns the 16 balls of their colour in the set, so a player with
+all 16 in play cannot place either). Whoever has more balls on the pyramid,
+zombies and hidden balls included, wins; equal numbers are a draw. As a
+safeguard the game also ends, scored the same way, after 800 turns
+(`turn_limit`).
+
+**Three players.** `spargo(players=3)` adds Red, moving after Black, with the
+same rules: every colour but yours is an opponent. The most balls wins;
+players tied for the most share the win, and a three-way tie is a draw.
+"""
+    notes = """\
+Sources: the Shibumi Rule Book v1.1 (2012) and its French translation, and
+the designer's later rules for Margo, the 6x6 game of which Spargo is the
+4x4 form (Cameron Browne, *Margo Basics*).
+
+* Freedom is read as in the designer's Margo rules: an empty hole next to a
+  board ball of the group. The book's wording (a chain of touching friendly
+  balls reaching an empty hole) says the same thing, since a raised ball
+  never touches an empty hole: the four balls under it are present.
+* Zombies. The book spares the balls that support enemy balls. The
+  designer's later rules spare balls held down by enemy balls directly or
+  indirectly (through other balls between them), and we also spare a ball
+  that holds up any ball that stays, whatever its colour: a ball cannot be
+  pulled out from under another one. The case arises with hidden balls,
+  which form groups of their own with no freedom, yet always carry the
+  balls above them. So once the groups to capture are found, their balls are
+  taken off from the top down, and a ball stays when anything staying rests
+  on it. Nothing ever drops.
+* Order of captures (the book says only "after each move"). From the
+  designer's later rules: opponents first, then the mover's own groups,
+  alternating, with freedom worked out again each time, until nothing is
+  left to take. An own group can be left without freedom when a capture
+  removes the enemy ball that held it down as a zombie, or when the new ball
+  cuts it off from above; and a capture of the mover's balls can release
+  enemy zombies they held down, which then go in the next round. The
+  designer notes such "revealed" captures never came up in play; in random
+  play the mover loses balls about once in 40,000 two-player moves (once in
+  4,000 with three players), and a revealed capture was not met once in
+  360,000 moves, so the tests build an example of each kind.
+  With three players both opponents' groups go in the same round (the book
+  gives no order between them).
+* The placed ball must have freedom once all captures are over, so it may
+  live by capturing. A placement that costs its own player other balls is
+  legal here (the designer's rules take them off); another implementation
+  forbids such placements, which is stricter than anything in the sources.
+* Cycles. The book's rule is simple ko: no turn may rebuild "the board
+  position of the previous turn", which we read, as in Go, as the position
+  the mover left at the end of their own previous turn (the position just
+  before the move cannot come back at all, since a placed ball always
+  stays). The designer later adopted superko for Margo: no position may
+  repeat with the same player to move (situational superko, unlike the
+  positional superko of some other games here). Superko is the default,
+  because it is the designer's final word and because simple ko does not
+  stop the game from cycling: the tests replay four turns, found in random
+  play, that bring back the whole simple-ko state (position, player to move
+  and the position ko looks at), so that game could go round for ever.
+  Another program's AI is reported to have looped for ever until superko
+  was added.
+* A turn limit ends every game: 800 turns by default (`turn_limit`, at most
+  800), the game then being scored as at the normal end. It is not in the
+  book; it makes sure a simple-ko game cannot go round for ever, and it
+  makes `max_length` (800 actions) a true bound. Random games under superko
+  stay below it: the longest of 20,000 two-player games lasted 256 turns,
+  the longest of 52,000 three-player games 398; under simple ko none of
+  20,000 random games came near it either (the loops need cooperation).
+* Supply. The set has 16 balls of each colour and the book never says what
+  happens when one runs out; physically a player with all 16 in play cannot
+  place, so has no legal move and the game ends (`supply` changes the
+  number; 30 lifts the limit). It matters: one random two-player game in ten
+  ends that way (three in a hundred with three players). Captured balls go
+  back to their owner.
+* Passing is not allowed (the book), so a player without a legal placement
+  ends the game even when another player could still move.
+* Scoring counts every ball of a colour on the pyramid, hidden balls and
+  zombies included (the book: balls in play, zombies counted). Equal totals
+  are a draw (the designer's Margo rules). With three players the players
+  tied for the most share the win, as in the other three-player games here,
+  and a three-way tie is a draw.
+* The designer's optional swap rule and the beginners' "first capture wins"
+  variant of Margo are not offered.
+* Lost figures. Both examples of the book are rebuilt, in the tests and in
+  the chapter, as concrete positions with exactly the properties the text
+  gives. First, a White placement on the last freedom of a nine-ball black
+  group takes seven of its balls; the two that stay are the ones holding up
+  a white ball. Second, a position where Black cannot place on any hole
+  (only on the platform d4), White cannot fill the last freedom of a
+  seven-ball black group (two black balls would go, five would stay as
+  zombies around the eye, and the white ball would have no freedom), and
+  whoever moves next loses against best play, which the tests prove by
+  searching every line to the end of the game, under superko and under ko.
+  Both positions were found by computer search among positions meeting the
+  text's conditions; the book's own pictures are lost.
+* State text. Besides the position and player, it gives `turn=<turns
+  played>` and `history=<hex>:<points>`: the oldest remembered position (its
+  packed 60-bit number in hex) and the points placed since, one character
+  each (the point's number in base 30, `0`-`9` then `a`-`t`), the last one
+  giving the current position. Reading it replays the placements, so a
+  history that breaks the rules is refused. Superko remembers the whole
+  game, ko only the last turns it needs. A position typed in by hand may
+  leave out the history (the earlier turns are then unknown to the rules).
+"""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        if self.params["cycle"] not in CYCLE_CHOICES:
+            raise UnknownGameError(f"Spargo cycle rule is superko or ko, "
+                                   f"not {shown(self.params['cycle'])}")
+        if not 1 <= self.params["supply"] <= 30:
+            raise UnknownGameError(f"Spargo supply is the balls of each colour, 1-30 "
+                                   f"(30: no limit), not {self.params['supply']!r}")
+        if not 1 <= self.params["turn_limit"] <= MOST_TURNS:
+            raise UnknownGameError(f"Spargo turn_limit is 1-{MOST_TURNS}, "
+                                   f"not {self.params['turn_limit']!r}")
+        self.superko = self.params["cycle"] == SUPERKO
+        self.supply = self.params["supply"]
+        self.turn_limit = self.params["turn_limit"]
+
+    def initial_state(self, rng: random.Random | None = None) -> SpargoState:
+        return SpargoState()
+
+    def length(self, state) -> int:
+        return state.turn
+
+    # -- moves -------------------------------------------------------------------
+    def _banned(self, past: tuple, to_move: int) -> set:
+        """Masks of the positions the cycle rule forbids the mover to leave.
+
+        The positions that had the next player to move: ``past[-k]`` with k
+        one less than a multiple of the number of players. Under ko, ``past``
+        holds only the one with k = players - 1.
+        """
+        n = self.num_players
+        start = len(past) - (n - 1)
+        return {_masks(p) for p in past[start::-n]} if start >= 0 else set()
+
+    def choices(self, state) -> list[tuple[int, tuple[int, int, int]]]:
+        """The legal placements as ``(point, masks after the captures)``."""
+        if state.position.mask(PLAYER_COLOURS[state.to_move]).bit_count() >= self.supply:
+            return []
+        found = placements(_masks(state.position), state.to_move, self.num_players)
+        banned = self._banned(state.past, state.to_move)
+        return [c for c in found if c[1] not in banned] if banned else list(found)
+
+    def legal_moves(self, state, player: int | None = None) -> list[Move]:
+        if state.result is not None:
+            return []
+        row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
+        return [row[p] for p, _ in self.choices(state)]
+
+    def apply(self, state, move: Move) -> SpargoState:
+        mover = state.to_move
+        masks = list(_masks(state.position))
+        masks[mover] |= 1 << move.point
+        resolve(masks, mover, self.num_players)
+        past = state.past + (state.position,)
+        if not self.superko:
+            past = past[-(self.num_players - 1):]
+        after = SpargoState(_position(masks), (mover + 1) % self.num_players, None, move,
+                            state.turn + 1, past)
+        return self.settle(after)
+
+    def settle(self, state) -> SpargoState:
+        """The state, finished when the turn limit is reached or the mover is stuck."""
+        if state.result is not None:
+            return state
+        if state.turn >= self.turn_limit:
+            return replace(state, result=self.score(state.position,
+                                                    f"{state.turn} turns were played"))
+        if not self.choices(state):
+            name = self.player_name(state.to_move)
+            return replace(state, result=self.score(state.position,
+                                                    f"{name} has no legal placement"))
+        return state
+
+    def score(self, position: Position, why: str) -> Outcome:
+        """The outcome by balls in play (zombies and hidden balls count)."""
+        n = self.num_players
+        counts = [position.mask(PLAYER_COLOURS[p]).bit_count() for p in range(n)]
+        best = max(counts)
+        top = tuple(p for p in range(n) if counts[p] == best)
+        winners = () if len(top) == n else top
+        ranking = tuple(tuple(p for p in range(n) if counts[p] == level)
+                        for level in sorted(set(counts), reverse=True))
+        told = ", ".join(f"{self.player_name(p)} {counts[p]}" for p in range(n))
+        if not winners:
+            verdict = "a draw"
+        elif len(winners) == 1:
+            verdict = f"{self.player_name(winners[0])} wins"
+        else:
+            verdict = " and ".join(self.player_name(p) for p in winners) + " share the win"
+        return Outcome(winners, f"{why}; balls in play: {told}; {verdict}",
+                       tuple(float(c) for c in counts), ranking)
+
+    def transform_state(self, state, perm: tuple[int, ...]) -> SpargoState:
+        return replace(state, position=state.position.transform(perm),
+                       last=transform_move(state.last, perm),
+                       past=tuple(p.transform(perm) for p in state.past))
+
+    # -- fast random games -----------------------------------------------------------
+    def random_playout(self, state, rng: random.Random) -> SpargoState:
+        """Uniformly random games on bare masks (the same rules as ``apply``)."""
+        if state.result is not None:
+            return state
+        pick = uniform_index(rng)
+        n, supply, limit, superko = (self.num_players, self.supply, self.turn_limit,
+                                     self.superko)
+        masks, mover, turn = _masks(state.position), state.to_move, state.turn
+        past = [_masks(p) for p in state.past]
+        count = len(past)
+        seen = {(m, (mover - (count - i)) % n) for i, m in enumerate(past)}
+        point = None
+        while True:
+            nxt = (mover + 1) % n
+            if turn >= limit:
+                why = f"{turn} turns were played"
+                break
+            if masks[mover].bit_count() >= supply:
+                legal = ()
+            else:
+                legal = placements(masks, mover, n)
+                if superko:
+                    legal = [c for c in legal if (c[1], nxt) not in seen]
+                elif len(past) >= n - 1:
+                    ko = past[-(n - 1)]
+                    legal = [c for c in legal if c[1] != ko]
+            if not legal:
+                why = f"{self.player_name(mover)} has no legal placement"
+                break
+            point, after = legal[pick(len(legal))]
+            if superko:
+                seen.add((masks, mover))
+            past.append(masks)
+            masks, mover, turn = after, nxt, turn + 1
+        if not superko:
+            past = past[-(n - 1):]
+        position = _position(masks)
+        last = state.last if point is None else PLACE_MOVES[PLAYER_COLOURS[
+            (mover - 1) % n]][point]
+        return SpargoState(position, mover, self.score(position, why), last, turn,
+                           tuple(_position(m) for m in past))
+
+    # -- text ----------------------------------------------------------------------
+    def extra_text(self, state) -> str:
+        fields = []
+        if state.turn:
+            fields.append(f"turn={state.turn}")
+        if state.past:
+            chain = state.past + (state.position,)
+            placed = "".join(POINT_CHARS[(b.occupied & ~a.occupied).bit_length() - 1]
+                             for a, b in zip(chain, chain[1:]))
+            fields.append(f"history={state.past[0].to_int():x}:{placed}")
+        return " ".join(fields)
+
+    def state_from(self, position, to_move, extras) -> SpargoState:
+        name, n = self.info.name, self.num_players
+        turn, history, given = 0, None, set()
+        for token in extras.split():
+            key, eq, value = token.partition("=")
+            if key in given:
+                raise NotationError(f"{name} state field {shown(key)} given twice")
+            given.add(key)
+            if key == "turn" and eq and value.isascii() and value.isdigit() \
+                    and len(value) < 7:
+                turn = int(value)
+            elif key == "history" and eq:
+                history = value
+            else:
+                raise NotationError(f"{name} state field {shown(token)} not understood; "
+                                    "fields: turn=<turns played> history=<hex>:<points>")
+        self._check_position(position, "position")
+        if turn > self.turn_limit:
+            raise NotationError(f"{name}: turn={turn} is past the turn limit "
+                                f"{self.turn_limit}")
+        past = self._read_history(history, position, to_move) if history else ()
+        if len(past) > turn:
+            raise NotationError(f"{name}: the history has {len(past)} turns but only "
+                                f"turn={turn} were played")
+        if not self.superko and len(past) > n - 1:
+            raise NotationError(f"{name} under ko remembers only the last {n - 1} "
+                                f"turn{'s' if n > 2 else ''}, not {len(past)}")
+        return self.settle(SpargoState(position, to_move, None, None, turn, past))
+
+    def _check_position(self, position: Position, what: str) -> None:
+        name, n = self.info.name, self.num_players
+        for colour in PLAYER_COLOURS[n:]:
+            if position.mask(colour):
+                raise NotationError(f"{name} with {n} players has no "
+                                    f"{COLOUR_NAMES[colour]} balls ({what})")
+        if not position.is_stable():
+            raise NotationError(f"{name} {what}: a raised ball is not resting on four balls")
+        for colour in PLAYER_COLOURS[:n]:
+            if position.mask(colour).bit_count() > self.supply:
+                raise NotationError(f"{name} {what}: more than {self.supply} "
+                                    f"{COLOUR_NAMES[colour]} balls")
+        if not settled(position, n):
+            raise NotationError(f"{name} {what}: a group without freedom should have "
+                                "been captured (only balls holding others up may stay)")
+
+    def _read_history(self, text: str, position: Position, to_move: int) -> tuple:
+        """Rebuild the remembered positions by replaying the placements."""
+        name, n = self.info.name, self.num_players
+        start, colon, placed = text.partition(":")
+        try:
+            if not colon or not placed or not 0 < len(start) <= 15 \
+                    or start.strip("0123456789abcdef"):
+                raise ValueError
+            current = Position.from_int(int(start, 16))
+            points = [POINT_CHARS.index(c) for c in placed]
+        except (ValueError, NotationError):
+            raise NotationError(f"{name} history {shown(text)}: expected <hex>:<points>, "
+                                f"the hex of the oldest remembered position and one "
+                                f"character 0-9 a-t per point placed since") from None
+        self._check_position(current, "history")
+        past, seen = [], set()
+        for i, p in enumerate(points):
+            mover = (to_move - len(points) + i) % n
+            past.append(current)
+            seen.add((_masks(current), mover))
+            if not current.is_playable(p):
+                raise NotationError(f"{name} history: {point_name(p)} is not playable "
+                                    f"at turn {i + 1} of the history")
+            if current.mask(PLAYER_COLOURS[mover]).bit_count() >= self.supply:
+                raise NotationError(f"{name} history: {self.player_name(mover)} has no "
+                                    f"ball left to place at turn {i + 1} of the history")
+            done = place(current, p, mover, n)
+            if not done.legal:
+                raise NotationError(f"{name} history: {point_name(p)} breaks the freedom "
+                                    f"rule at turn {i + 1} of the history")
+            current = done.position
+            # (under ko the history is too short to hold a position the rule forbids)
+            if self.superko and (_masks(current), (mover + 1) % n) in seen:
+                raise NotationError(f"{name} history: turn {i + 1} repeats a position")
+        if current != position:
+            raise NotationError(f"{name} history: replaying it gives "
+                                f"{current.text()}, not the position given")
+        return tuple(past)
+
+
+__all__ = ["Placement", "Spargo", "SpargoState", "beside_empty_holes", "capture_round",
+           "place", "placements", "resolve", "settled", "with_freedom", "zombies"]
