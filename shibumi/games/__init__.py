@@ -24,6 +24,8 @@ CATALOGUE = (
     "spindizzy", "sprite", "spao", "speedo", "spirit", "spodd", "splink", "spagyric",
     # Puzzle
     "spuzzle", "spin", "spalone",
+    # Multiset
+    "spy",
 )
 
 for _name in CATALOGUE:

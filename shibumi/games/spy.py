@@ -1,0 +1,546 @@
+"""Spy: a Master hides a finished pyramid; Agents rebuild it on their own boards.
+
+Every player has a set of their own.  Player 1 is the Master, whose secret
+code (a full pyramid of 30 balls) is laid at random by chance actions
+(``=W`` puts a white ball on the next point of the code, board level first).
+The other players are Agents: each round they all choose at once, in
+secret, to add a ball to their own board or to move one of its balls, and
+then every Agent hears how many of their visible balls match the code.
+
+>>> from shibumi import load
+>>> game = load('spy')
+>>> match = game.new_match(seed=3)
+>>> match.state.position.occupied.bit_count(), match.state.boards[0] == START
+(30, True)
+>>> game.legal_moves(match.state, 0)                  # the Master never acts
+[Move('pass')]
+>>> match.push_joint(['pass', 'Wa1', 'd4.1>a1'])
+>>> match.state.rounds, match.state.boards[1].text()
+(1, '..../.RR./.RR./R...|.../.../...|../..|.')
+>>> match.state.scores                                # a1 is white in this code
+(1, 0)
+>>> game.state_text(game.observe(match.state, 1)).split()[-1]
+'secret'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from dataclasses import dataclass
+
+from ..errors import IllegalMoveError, NotationError, shown
+from ..game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State
+from ..geometry import EXTERIOR_MASK, INTERIOR_MASK, NUM_POINTS, SUPPORTED_MASK, points_of
+from ..mechanics import relocations
+from ..notation import CHOOSE, MOVE, PASS_MOVE, Move
+from ..position import BLACK, RED, WHITE, Position, hidden_mask, playable_mask
+from ..registry import register
+from .placement import PLACE_MOVES
+
+#: Balls of each colour in one player's set.
+PER_COLOUR = 16
+#: An Agent's board at the start: the five interior points, all red.
+START = Position.from_masks(red=INTERIOR_MASK)
+#: How often the code search takes a random step rather than the best one.
+NOISE = 0.3
+#: Steps of the code search before it starts again from a fresh random code.
+RESTART = 1000
+#: Rounds after which the game stops even if nobody has finished (our addition).
+ROUND_LIMIT = 40
+COLOURS = (WHITE, BLACK, RED)
+DRAWS = {c: Move.choose(c) for c in COLOURS}
+RELOCATE = tuple(tuple(Move.relocate(s, t) for t in range(NUM_POINTS))
+                 for s in range(NUM_POINTS))
+_STATE_FIELDS = "boards=<position>;<position>... scores=<n>,<n>... round=<n> [secret]"
+
+
+def score(board: Position, code: Position) -> int:
+    """Visible balls of ``board`` outside the five interior points that have the
+    colour of the same point of ``code``.
+
+    >>> score(START, START), score(Position('R.../..../..../....|.../.../...|../..|.'),
+    ...                            Position('R.../..../..../....|.../.../...|../..|.'))
+    (0, 1)
+    """
+    shown_ = board.occupied & ~hidden_mask(board.occupied) & EXTERIOR_MASK
+    same = (board.white & code.white) | (board.black & code.black) | (board.red & code.red)
+    return (same & shown_).bit_count()
+
+
+@dataclass(frozen=True)
+class SpyState(State):
+    """``position`` is the Master's code (filled point by point during the opening
+    draws; empty in an Agent's observation, where ``secret`` is set).  ``boards``:
+    each Agent's board, Player 2 first.  ``scores``: the matches the Master last
+    announced, one per Agent.  ``rounds``: rounds played."""
+    boards: tuple[Position, ...] = ()
+    scores: tuple[int, ...] = ()
+    rounds: int = 0
+    secret: bool = False
+
+
+@register
+class Spy(Game):
+    info = GameInfo(
+        name="Spy", designer="Néstor Romeral Andrés", year="2012",
+        family="Multiset", source="Shibumi Rule Book (2012)",
+        summary="A Master hides a finished pyramid; the Agents change their own boards "
+                "a ball a round, hear how many visible balls match, and race to copy it.",
+        min_players=3, max_players=6, complexity=3, chance=True,
+        hidden_information=True, simultaneous=True, boards=6, max_length=ROUND_LIMIT)
+    parameters = {"players": 3}
+    player_names = ("Master",) + tuple(f"Agent {i}" for i in range(2, 7))
+
+    rules = """\
+Spy is for three to six people, each with a Shibumi set of their own (16
+balls of each colour): one Master (Player 1) and two to five Agents.
+
+The Master fills their board into a complete pyramid of 30 balls, in any
+colours, behind a screen: this is the code. The five interior points of a
+finished pyramid (the four middle holes and the middle of level 1) cannot
+be seen in the end, so they never count. Each Agent starts with those five
+interior points filled (here with red balls).
+
+The game goes in rounds. In a round every Agent, at the same time and out
+of sight of the others, does one thing on their own board:
+
+* adds a ball of any colour they still have to a playable point, or
+* lifts a ball that is not pinned (one holding up at most one ball) and
+  puts it on a playable point. Lifting a ball lets the balls above it drop
+  down the column, and the lifted ball may go on top of a dropped ball. It
+  must not end where it started.
+
+Then all boards are shown, and the Master announces to everyone, for each
+Agent, how many of that Agent's visible balls outside the interior points
+have the same colour as the ball at the same point of the code. Turning a
+board does not help: the points must match as they stand.
+
+The game ends after the round in which an Agent's board becomes a full
+pyramid, or after 40 rounds. The Agent with the highest announced count
+wins; Agents tied on it share the win. The Master does not compete.
+
+Moves: the Master writes `pass`; an Agent writes `Wd4` (add) or `g1>e3.2`
+(lift and put back).
+"""
+    notes = """\
+Source: the Shibumi Rule Book v1.1 (2012), game by Néstor Romeral Andrés,
+2012, read in English and in its French translation. The figures of the
+example are lost.
+
+* Players and boards. The book says three or more players, one set each.
+  We allow three to six (a Master and two to five Agents); `players` is the
+  parameter (default 3). The state holds one board per person: the state's
+  position is the Master's code, and `boards` the Agents' boards, Player 2
+  first. GameInfo.boards is 6, the most a game can use.
+* The Master has no goal in the book (only Agents can win), so how the code
+  is chosen cannot be decided by strategy. We let chance build it: thirty
+  draws, one per point in the engine's point order (board first, so every
+  ball rests on a finished platform), each colour equally likely among
+  those of which the Master still has balls (16 per colour). The Master
+  then passes every round; it is a seat so that the table has its Master,
+  and it never wins.
+* The Agents' starting stack. The book lets Agents use any balls for the
+  five interior points. We make them all red, as in the book's example,
+  where the middle ball is red. Their colours never score, but a lifted
+  interior ball keeps its colour, so this is a real (small) choice we fix.
+* "Visible" is seen from directly above: a ball covered by the ball two
+  levels over it is hidden and does not score. The five interior points
+  never score, even while visible: the book's example leaves out the red
+  ball in the middle of level 1, which the apex is about to cover.
+* Lifting and putting back. We read "replace it" as putting the same ball
+  back, so it keeps its colour; a lifted ball may land on a ball that just
+  dropped (the book allows it); landing where it started, leaving the board
+  unchanged, is not a move, so an Agent cannot stand still. An Agent may
+  add a colour only while their set still has a ball of it.
+* Names: the French translation calls the Agents "Disciples"; the rules
+  are the same in both texts. The example's three balls are marked in the
+  text by the colour each should have; the marks are lost with the figure.
+* What is announced. The book says the Master tells each Agent its count;
+  the whole point of the example (a spy who deduces from the other Agents'
+  boards) is that everyone learns every count, so the counts are public.
+* What a seat sees. Each Agent sees every board (they are shown at the end
+  of each round), the latest counts and the round number; never the code.
+  The Master sees everything. An Agent's choice in a round is secret until
+  the round is played: the engine makes the round one simultaneous choice.
+* Memory, a simplification. At the table an Agent remembers every count
+  ever announced, and all of them constrain the code. The engine's state
+  keeps only the latest counts (the earlier ones are history, like the last
+  move), so the AI's guesses about the code agree with the latest counts
+  but not necessarily with older ones. Keeping every announcement in the
+  state would make its text grow with the game beyond the engine's limit.
+* Guessing the code. To search, the AI draws a code that gives exactly the
+  announced counts: a random code, then a local search that recolours one
+  point at a time towards the counts (in the manner of WalkSAT). This draws
+  consistent codes, but not each with its exact probability; if none is
+  found within its step budget the observation is refused with an error.
+* The end. The book ends the game in the round an Agent completes a
+  pyramid. It gives no end if nobody does, and Agents can move balls
+  forever, so we stop after 40 rounds (25 additions fill a board, so 15
+  rounds are spare) and compare counts then. Ties share the win: the book
+  does not break them.
+* The example (figures lost): an Agent scores 14 and sees that the three
+  balls of the lower right corner ridge (g1, f2, e3.2, bottom to top: red,
+  black, white, the apex not yet placed) should be black, white and red.
+  Lifting the red ball at g1 drops the black and white balls one step and
+  the red goes back on top at e3.2: 14 becomes 17. The chapter and tests
+  rebuild it with a code and board of our own.
+* Symmetries: turning everything (the code and every board) the same way
+  changes no count, so all eight turns are symmetries of the game, though
+  turning one Agent's board alone is not.
+* Length: a game lasts at most 40 rounds (the Master's draws are chance
+  actions and are not counted).
+"""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        self.agents = self.num_players - 1
+
+    # -- structure -------------------------------------------------------------
+    def initial_state(self, rng: random.Random | None = None) -> SpyState:
+        return SpyState(boards=(START,) * self.agents, scores=(0,) * self.agents)
+
+    def current_player(self, state: SpyState) -> int:
+        if state.result is not None:
+            return TERMINAL
+        if not state.secret and state.position.occupied.bit_count() < NUM_POINTS:
+            return CHANCE
+        return SIMULTANEOUS
+
+    def chance_outcomes(self, state: SpyState) -> list[tuple[Move, float]]:
+        """The Master's next ball: any colour they still have, equally likely."""
+        if self.current_player(state) != CHANCE:
+            return []
+        code = state.position
+        have = [c for c in COLOURS if code.count(c) < PER_COLOUR]
+        return [(DRAWS[c], 1 / len(have)) for c in have]
+
+    def length(self, state: SpyState) -> int:
+        return state.rounds
+
+    # -- moves ---------------------------------------------------------------------
+    def legal_moves(self, state: SpyState, player: int | None = None) -> list[Move]:
+        """One seat's choices for the round: the Master only passes; an Agent adds
+        or relocates on their own board.  Without a player: none (all choose at once)."""
+        if player is None or self.current_player(state) != SIMULTANEOUS:
+            return []
+        if player == 0:
+            return [PASS_MOVE]
+        board = state.boards[player - 1]
+        playable = playable_mask(board.occupied)
+        moves = [PLACE_MOVES[c][p] for c in COLOURS if board.count(c) < PER_COLOUR
+                 for p in points_of(playable)]
+        moves.extend(RELOCATE[s][t] for s, t, _, _ in
+                     relocations(board, None, forbid_on_dropped=False))
+        return moves
+
+    def apply(self, state: SpyState, move: Move) -> SpyState:
+        if move.kind != CHOOSE or self.current_player(state) != CHANCE:
+            raise IllegalMoveError(f"{self.info.name}: every seat chooses at once; play "
+                                   "one choice per player together (push_joint)")
+        code = state.position
+        point = (~code.occupied & ((1 << NUM_POINTS) - 1))
+        point = (point & -point).bit_length() - 1
+        return dataclasses.replace(state, position=code.place(point, move.colour), last=None)
+
+    def apply_joint(self, state: SpyState, moves) -> SpyState:
+        boards = tuple(self.move_board(b, m) for b, m in zip(state.boards, moves[1:]))
+        return self._after_round(state, boards)
+
+    @staticmethod
+    def move_board(board: Position, move: Move) -> Position:
+        """An Agent's board after their choice (legality checked by the Match)."""
+        if move.kind == MOVE:
+            lifted, _ = board.remove(move.point)
+            return lifted.place(move.target, board.colour_at(move.point))
+        return board.place(move.point, move.colour)
+
+    def _after_round(self, state: SpyState, boards) -> SpyState:
+        scores = tuple(score(b, state.position) for b in boards)
+        after = SpyState(state.position, 0, None, None, boards, scores, state.rounds + 1)
+        return self.settle(after)
+
+    def settle(self, state: SpyState) -> SpyState:
+        """Fill in the result of a state whose round ended the game."""
+        if state.result is not None:
+            return state
+        done = [b.occupied.bit_count() == NUM_POINTS for b in state.boards]
+        if not any(done) and state.rounds < ROUND_LIMIT:
+            return state
+        top = max(state.scores)
+        winners = tuple(i + 1 for i, s in enumerate(state.scores) if s == top)
+        ranking = tuple(tuple(i + 1 for i, s in enumerate(state.scores) if s == v)
+                        for v in sorted(set(state.scores), reverse=True)) + ((0,),)
+        why = (f"{self.player_name(done.index(True) + 1)} completed a pyramid"
+               if any(done) else f"{ROUND_LIMIT} rounds were played")
+        counts = ", ".join(f"{self.player_name(i + 1)} {s}" for i, s in enumerate(state.scores))
+        outcome = Outcome(winners, f"{why}; matches: {counts}",
+                          scores=(0.0,) + tuple(float(s) for s in state.scores),
+                          ranking=ranking)
+        return dataclasses.replace(state, result=outcome)
+
+    # -- hidden information -----------------------------------------------------
+    def observe(self, state: SpyState, player: int) -> SpyState:
+        """The Master sees everything; an Agent sees every board, the counts and the
+        round, but not the code (and not the Master's draws)."""
+        if player == 0 or state.secret:
+            return state
+        return dataclasses.replace(state, position=Position.empty(), secret=True, last=None)
+
+    def determinise(self, observation: SpyState, player: int,
+                    rng: random.Random) -> SpyState:
+        """A full state with a code drawn to give every Agent its announced count."""
+        if not observation.secret:
+            return observation
+        code = draw_code(observation.boards, observation.scores, rng)
+        if code is None:
+            raise NotationError("no code of 30 balls gives these counts")
+        return dataclasses.replace(observation, position=code, secret=False)
+
+    def state_key(self, state: SpyState) -> tuple:
+        return (state.position, state.boards, state.scores, state.rounds, state.secret,
+                state.result)
+
+    def transform_state(self, state: SpyState, perm) -> SpyState:
+        return dataclasses.replace(state, position=state.position.transform(perm),
+                                   boards=tuple(b.transform(perm) for b in state.boards),
+                                   last=None)
+
+    # -- fast random games ------------------------------------------------------
+    def random_playout(self, state: SpyState, rng: random.Random) -> SpyState:
+        """Uniform choices, as the generic loop: on masks, counting each Agent's
+        additions and relocations and drawing one of them uniformly."""
+        if state.secret or state.result is not None:
+            return Game.random_playout(self, state, rng)
+        code = state.position
+        while code.occupied.bit_count() < NUM_POINTS:
+            have = [c for c in COLOURS if code.count(c) < PER_COLOUR]
+            point = (~code.occupied & ((1 << NUM_POINTS) - 1))
+            colour = have[int(rng.random() * len(have))]
+            code = code.place((point & -point).bit_length() - 1, colour)
+        state = dataclasses.replace(state, position=code)
+        rnd = rng.random
+        while state.result is None:
+            boards = tuple(_random_change(b, rnd) for b in state.boards)
+            state = self._after_round(state, boards)
+        return state
+
+    # -- text ----------------------------------------------------------------------
+    def extra_text(self, state: SpyState) -> str:
+        parts = ["boards=" + ";".join(b.text() for b in state.boards),
+                 "scores=" + ",".join(str(s) for s in state.scores)]
+        if state.rounds:
+            parts.append(f"round={state.rounds}")
+        if state.secret:
+            parts.append("secret")
+        return " ".join(parts)
+
+    def state_from(self, position: Position, to_move: int, extras: str) -> SpyState:
+        name = self.info.name
+        if to_move != 0:
+            raise NotationError(f"{name}: everyone chooses at once, so the player field "
+                                "is always 1")
+        fields: dict = {}
+        for token in extras.split():
+            key, eq, value = token.partition("=")
+            if key in fields or (key == "secret") == bool(eq) or \
+                    key not in ("boards", "scores", "round", "secret"):
+                raise NotationError(f"{name} state field {shown(token)} not understood "
+                                    f"(or given twice); fields: {_STATE_FIELDS}")
+            fields[key] = value
+        if "boards" not in fields or "scores" not in fields:
+            raise NotationError(f"{name} state needs boards= and scores=; fields: "
+                                f"{_STATE_FIELDS}")
+        texts = fields["boards"].split(";")
+        if len(texts) != self.agents:
+            raise NotationError(f"{name} with {self.num_players} players has "
+                                f"{self.agents} Agents' boards, separated by ';'")
+        boards = tuple(Position(t) for t in texts)
+        numbers = fields["scores"].split(",")
+        if len(numbers) != self.agents or not all(re.fullmatch("[0-9]{1,2}", n)
+                                                  for n in numbers):
+            raise NotationError(f"{name}: scores= gives one count per Agent, like "
+                                f"scores={','.join(['0'] * self.agents)}")
+        scores = tuple(int(n) for n in numbers)
+        rounds_text = fields.get("round", "0")
+        if not re.fullmatch("[0-9]{1,3}", rounds_text) or int(rounds_text) > ROUND_LIMIT:
+            raise NotationError(f"{name}: round= is a number of rounds, 0-{ROUND_LIMIT}")
+        rounds = int(rounds_text)
+        secret = "secret" in fields
+        for i, b in enumerate(boards):
+            who = self.player_name(i + 1)
+            if not b.is_stable():
+                raise NotationError(f"{name}: {who}'s board has a ball on an unfinished "
+                                    "platform")
+            if max(b.count(c) for c in COLOURS) > PER_COLOUR or b.count(RED) < 5:
+                raise NotationError(f"{name}: {who}'s board needs its five red balls and "
+                                    f"at most {PER_COLOUR} of a colour")
+            if not 5 <= b.occupied.bit_count() <= 5 + rounds:
+                raise NotationError(f"{name}: {who}'s board holds five balls and at most "
+                                    "one more per round played")
+            if scores[i] > (b.occupied & ~hidden_mask(b.occupied) & EXTERIOR_MASK).bit_count():
+                raise NotationError(f"{name}: {who}'s count is more than their scoring balls")
+        if rounds == 0 and (boards != (START,) * self.agents or any(scores)):
+            raise NotationError(f"{name}: before the first round every Agent has the five "
+                                "interior reds and a count of 0")
+        if secret:
+            if position.occupied:
+                raise NotationError(f"{name}: a secret state shows no code (an empty "
+                                    "position)")
+        else:
+            if max(position.count(c) for c in COLOURS) > PER_COLOUR:
+                raise NotationError(f"{name}: the code has at most {PER_COLOUR} balls "
+                                    "of a colour")
+            k = position.occupied.bit_count()
+            if position.occupied != (1 << k) - 1:
+                raise NotationError(f"{name}: the code is laid point by point from a1, "
+                                    "board level first")
+            if k < NUM_POINTS and rounds:
+                raise NotationError(f"{name}: the code is complete before the first round")
+            if k == NUM_POINTS and scores != tuple(score(b, position) for b in boards):
+                raise NotationError(f"{name}: the counts do not match the code")
+        return self.settle(SpyState(position, 0, None, None, boards, scores, rounds,
+                                    secret))
+
+    def describe(self, state: SpyState) -> str:
+        lines = []
+        if state.secret:
+            lines.append("The Master's code: hidden behind the screen.")
+        else:
+            lines += ["The Master's code:", state.position.diagram()]
+        for i, b in enumerate(state.boards):
+            lines += [f"{self.player_name(i + 1)}'s board (count {state.scores[i]}):",
+                      b.diagram()]
+        lines.append(f"Rounds played: {state.rounds} of at most {ROUND_LIMIT}.")
+        outcome = self.outcome(state)
+        if outcome is not None:
+            names = " and ".join(self.player_name(p) for p in outcome.winners)
+            lines.append(f"Game over: {names} won. {outcome.reason}")
+        elif self.current_player(state) == SIMULTANEOUS:
+            lines.append("Every Agent chooses in secret; the Master passes.")
+        return "\n".join(lines)
+
+
+def _random_change(board: Position, rnd) -> Position:
+    """One uniformly random legal choice of an Agent, applied."""
+    occ = board.occupied
+    playable = playable_mask(occ)
+    colours = [c for c in COLOURS if board.count(c) < PER_COLOUR]
+    adds = playable.bit_count()
+    options = []                       # (source, targets mask)
+    total = adds * len(colours)
+    for s in points_of(occ):
+        above = SUPPORTED_MASK[s] & occ
+        if above & (above - 1):
+            continue                   # pinned
+        top, same, colour = s, True, board.colour_at(s)
+        while above:
+            top = above.bit_length() - 1
+            same = same and board.colour_at(top) == colour
+            above = SUPPORTED_MASK[top] & occ
+        targets = (playable | 1 << top) & ~SUPPORTED_MASK[top]
+        if same:
+            targets &= ~(1 << top)
+        if targets:
+            options.append((s, targets))
+            total += targets.bit_count()
+    k = int(rnd() * total)
+    if k < adds * len(colours):
+        c, i = divmod(k, adds)
+        return board.place(list(points_of(playable))[i], colours[c])
+    k -= adds * len(colours)
+    for s, targets in options:
+        n = targets.bit_count()
+        if k < n:
+            lifted, _ = board.remove(s)
+            return lifted.place(list(points_of(targets))[k], board.colour_at(s))
+        k -= n
+    raise AssertionError("unreachable")
+
+
+def draw_code(boards, scores, rng: random.Random, budget: int = 60_000) -> Position | None:
+    """A random code of 30 balls (at most 16 of a colour) that gives each board its
+    count, or None if none is found within ``budget`` steps.
+
+    A local search in the manner of WalkSAT: start from a random code, and while
+    some count is wrong, pick a wrong count at random and recolour one of its
+    points in the direction that fixes it: the change that most lowers the
+    total error, or now and then a random one, to escape traps.
+    Runs are restarted from a fresh random code every RESTART steps (the time
+    a run needs is heavy-tailed).  Points that no board scores on are coloured
+    at random.
+
+    >>> board = Position('W.../..../..../....|.../.../...|../..|.')
+    >>> score(board, draw_code([board], [1], random.Random(0)))
+    1
+    >>> draw_code([board], [2], random.Random(0)) is None
+    True
+    """
+    scored = [b.occupied & ~hidden_mask(b.occupied) & EXTERIOR_MASK for b in boards]
+    if any(not 0 <= s <= m.bit_count() for s, m in zip(scores, scored)):
+        return None
+    want = [[b.colour_at(p) for p in range(NUM_POINTS)] for b in boards]
+    members = [list(points_of(m)) for m in scored]
+    on = [[k for k, m in enumerate(scored) if m >> p & 1] for p in range(NUM_POINTS)]
+    rnd = rng.random
+    for _ in range(max(1, budget // RESTART)):
+        code: list[int] = []
+        counts = [0, 0, 0, 0]
+        for p in range(NUM_POINTS):
+            have = [c for c in COLOURS if counts[c] < PER_COLOUR]
+            c = have[int(rnd() * len(have))]
+            code.append(c)
+            counts[c] += 1
+        matched = [sum(1 for p in members[k] if code[p] == want[k][p])
+                   for k in range(len(boards))]
+        error = sum(abs(m - s) for m, s in zip(matched, scores))
+        steps = 0
+        while error and steps < RESTART:
+            steps += 1
+            wrong = [k for k in range(len(boards)) if matched[k] != scores[k]]
+            k = wrong[int(rnd() * len(wrong))]
+            up = matched[k] < scores[k]
+            moves = []
+            for p in members[k]:
+                if (code[p] == want[k][p]) == up:
+                    continue
+                for colour in ((want[k][p],) if up else
+                               tuple(c for c in COLOURS if c != code[p])):
+                    if counts[colour] >= PER_COLOUR:
+                        continue
+                    delta = 0
+                    for j in on[p]:
+                        d = (colour == want[j][p]) - (code[p] == want[j][p])
+                        delta += abs(matched[j] + d - scores[j]) - abs(matched[j] - scores[j])
+                    moves.append((delta, p, colour))
+            if not moves:
+                continue
+            if rnd() < NOISE:
+                delta, p, colour = moves[int(rnd() * len(moves))]
+            else:
+                best = min(m[0] for m in moves)
+                top = [m for m in moves if m[0] == best]
+                delta, p, colour = top[int(rnd() * len(top))]
+            changes = []
+            for j in on[p]:
+                d = (colour == want[j][p]) - (code[p] == want[j][p])
+                if d:
+                    changes.append((j, d))
+            counts[code[p]] -= 1
+            counts[colour] += 1
+            code[p] = colour
+            for j, d in changes:
+                matched[j] += d
+            error += delta
+        if not error:
+            break
+    if error:
+        return None
+    masks = [0, 0, 0, 0]
+    for p, c in enumerate(code):
+        masks[c] |= 1 << p
+    return Position.from_masks(masks[1], masks[2], masks[3])
+
+
+__all__ = ["PER_COLOUR", "ROUND_LIMIT", "START", "Spy", "SpyState", "draw_code", "score"]
