@@ -248,6 +248,14 @@ class Game:
                                       "define determinise for the AI to play it")
         return observation
 
+    def board_of(self, state: State, player: int | None) -> Position:
+        """The pyramid a player looks at and plays on (``None``: the shared one).
+
+        Games with one set for everyone return ``state.position``; games where
+        each player builds on a set of their own (Spy) return that player's.
+        """
+        return state.position
+
     def player_name(self, player: int) -> str:
         return self.player_names[player] if player < len(self.player_names) \
             else f"Player {player + 1}"

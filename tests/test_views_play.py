@@ -416,3 +416,11 @@ def test_a_live_game_resumes_from_its_link():
     assert again.match.state == w.match.state
     with pytest.raises(ShibumiError):
         PlayWidget("spline", record="a1 a1")
+
+
+def test_an_agent_in_spy_sees_and_plays_on_their_own_set():
+    w = PlayWidget("spy", seats=["ai", "human", "ai"], seed=3)
+    state = w.match.state
+    own = state.boards[0]                          # seat 2 is the first Agent
+    assert w._shown_position() == own
+    assert w.match.game.board_of(state, 0) == state.position     # the Master's code

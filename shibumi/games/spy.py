@@ -280,6 +280,12 @@ example are lost.
                           ranking=ranking)
         return dataclasses.replace(state, result=outcome)
 
+    def board_of(self, state: SpyState, player: int | None) -> Position:
+        """An Agent plays on their own set; the Master (and an onlooker) sees the code."""
+        if player is None or player == 0 or not state.boards:
+            return state.position
+        return state.boards[player - 1]
+
     # -- hidden information -----------------------------------------------------
     def observe(self, state: SpyState, player: int) -> SpyState:
         """The Master sees everything; an Agent sees every board, the counts and the

@@ -786,7 +786,14 @@ class PlayWidget:
         return state if viewer is None else self.game.observe(state, viewer)
 
     def _shown_position(self):
-        return self._shown_state().position
+        """The pyramid on screen: the viewer's own set where each player has one."""
+        return self.game.board_of(self._shown_state(), self._board_seat())
+
+    def _board_seat(self) -> int | None:
+        seat = self._viewer()
+        if seat is None and self._match.current_player >= 0:
+            seat = self._match.current_player
+        return seat
 
     def _clear_selection(self) -> None:
         self._selected = None
@@ -794,7 +801,7 @@ class PlayWidget:
 
     def _refresh(self) -> None:
         shown = self._shown_state()
-        self._view.update(shown.position)
+        self._view.update(self.game.board_of(shown, self._board_seat()))
         self._mark_last()
         self._show_options()
         self._show_history()
