@@ -44,22 +44,25 @@ from shibumi.registry import names
 from shibumi.views.play import PlayWidget
 
 query = parse_qs(os.environ.get("QUERY_STRING", ""))
-asked = query.get("game", ["spline"])[0]
-record = query.get("record", [None])[0]
+asked = query.get("game", ["spline"])[0].split(",")     # a few games may share a page
+record = query.get("record", [None])[0] if len(asked) == 1 else None
 modules = {game_module(name): name for name in names()}
-if asked not in modules:
-    raise SystemExit(f"No game {asked!r}; games: {', '.join(sorted(modules))}")
-display(widgets.HTML(f'<p><a href="/book/book/games/{asked}.html">Back to the chapter</a>'
-                     ' &middot; <a href="/book/index.html">The rule book</a></p>'))
-link = f"/voila/render/play.ipynb?game={asked}"
-try:
-    board = PlayWidget(modules[asked], seats=None, ai="mcts", budget=1.0, record=record,
-                       link=link)
-except ShibumiError as exc:            # a damaged link: say so, and start afresh
-    display(widgets.HTML(f"<p>This link's game could not be read ({html.escape(str(exc))}); "
-                         "a new game starts.</p>"))
-    board = PlayWidget(modules[asked], seats=None, ai="mcts", budget=1.0, link=link)
-display(board)
+unknown = [name for name in asked if name not in modules]
+if unknown or len(asked) > 12:
+    raise SystemExit(f"No game {unknown[0]!r}; games: {', '.join(sorted(modules))}" if unknown
+                     else "At most 12 games on one page")
+for module in asked:
+    display(widgets.HTML(f'<p><a href="/book/book/games/{module}.html">Back to the chapter</a>'
+                         ' &middot; <a href="/book/index.html">The rule book</a></p>'))
+    link = f"/voila/render/play.ipynb?game={module}"
+    try:
+        board = PlayWidget(modules[module], seats=None, ai="mcts", budget=1.0, record=record,
+                           link=link)
+    except ShibumiError as exc:        # a damaged link: say so, and start afresh
+        display(widgets.HTML(f"<p>This link's game could not be read "
+                             f"({html.escape(str(exc))}); a new game starts.</p>"))
+        board = PlayWidget(modules[module], seats=None, ai="mcts", budget=1.0, link=link)
+    display(board)
 '''
 
 
