@@ -117,6 +117,12 @@ def test_a_live_link_opens_a_game_that_answers_a_click():
         page.wait_for_timeout(500)
         screenshot(page, "live-spline")
         assert not watch.unexplained() and not watch.failed, (watch.errors, watch.failed)
+        # The page goes; the game does not: opened again, it comes back from storage.
+        page.close()
+        again = context.new_page()
+        again.goto(f"{base}/voila/render/play.ipynb?game=spline")
+        again.wait_for_selector("text=1. White c3", timeout=90_000)
+        assert "record=Wc3.0" in again.url
 
 
 #: Live widgets the test puts on one page: each draws a WebGL canvas, and the

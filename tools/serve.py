@@ -29,14 +29,40 @@ DEFAULT_DIRECTORY = ROOT / "_build" / "html"
 LIVE_DIRECTORY = ROOT / "_build" / "live"
 TEMPLATES = ROOT / "tools" / "jupyter"
 
+#: Browser side of the live page: the widget's "Link to this game" carries the
+#: record and changes after every move; the script keeps the latest in the
+#: browser's storage and, when the page is opened again without a record,
+#: goes to the saved link, so a closed page loses nothing.
+RESUME_SCRIPT = """
+(function () {
+  const key = "shibumi-live:" + GAME;
+  const saved = localStorage.getItem(key);
+  if (!new URLSearchParams(location.search).has("record") && saved
+      && saved.includes("record=")) {
+    location.replace(saved);
+    return;
+  }
+  const keep = () => {
+    const link = Array.from(document.querySelectorAll("a"))
+      .find(a => a.textContent === "Link to this game");
+    if (link) localStorage.setItem(key, link.getAttribute("href"));
+  };
+  keep();
+  new MutationObserver(keep).observe(document.body,
+    {subtree: true, childList: true, attributes: true, characterData: true});
+})();
+"""
+
 #: The live page: which game comes from the address (``?game=spline``).
 LIVE_CODE = '''\
 import html
 import os
 from urllib.parse import parse_qs
 
+import json
+
 import ipywidgets as widgets
-from IPython.display import display
+from IPython.display import Javascript, display
 
 from shibumi.book import game_module
 from shibumi.errors import ShibumiError
@@ -63,7 +89,12 @@ for module in asked:
                              f"({html.escape(str(exc))}); a new game starts.</p>"))
         board = PlayWidget(modules[module], seats=None, ai="mcts", budget=1.0, link=link)
     display(board)
+if len(asked) == 1:      # keep the game in the browser too: reopening the page resumes it
+    display(Javascript(RESUME_SCRIPT.replace("GAME", json.dumps(asked[0]))))
 '''
+
+
+LIVE_CODE = f"RESUME_SCRIPT = {RESUME_SCRIPT!r}\n" + LIVE_CODE
 
 
 def write_live_notebook(directory: pathlib.Path = LIVE_DIRECTORY) -> pathlib.Path:
