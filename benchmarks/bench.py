@@ -29,8 +29,8 @@ def rate(fn, seconds: float) -> float:
 
 def game_table(seconds: float, iterations: int = 300) -> dict:
     """For every registered game, from its start: random playouts and actions per
-    second, and MCTS iterations per second (the seat to move, or the first seat
-    at a simultaneous choice)."""
+    second, and MCTS iterations per second (the seat to move, or at a
+    simultaneous choice the first seat with more than one option)."""
     from shibumi.game import SIMULTANEOUS
     from shibumi.players import MCTSPlayer
     table = {}
@@ -38,7 +38,10 @@ def game_table(seconds: float, iterations: int = 300) -> dict:
         game = cls()
         stats = playouts(game, seconds=seconds, seed=1)
         state = game.new_match(seed=1).state            # opening draws made
-        seat = 0 if game.current_player(state) == SIMULTANEOUS else None
+        seat = None
+        if game.current_player(state) == SIMULTANEOUS:      # a seat with a real choice
+            seat = next((p for p in range(game.num_players)
+                         if len(game.legal_moves(state, p)) > 1), 0)
         t = time.perf_counter()
         MCTSPlayer(iterations=iterations, seed=1).choose(game, state, seat)
         mcts = iterations / (time.perf_counter() - t)
