@@ -19,6 +19,8 @@ PLAYER_COLOURS = (WHITE, BLACK, RED)
 #: PLACE_MOVES[colour][point], interned once.
 PLACE_MOVES = ((),) + tuple(tuple(Move.place(p, c) for p in range(NUM_POINTS))
                            for c in (WHITE, BLACK, RED))
+#: REMOVE_MOVES[point], interned once (games with removals share them).
+REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
 
 _PLAYABLE_CACHE: dict[int, tuple[int, ...]] = {}
 

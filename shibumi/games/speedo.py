@@ -27,10 +27,9 @@ from ..geometry import ALL_MASK, BOARD_MASK, NUM_POINTS, SUPPORTED_MASK, points_
 from ..notation import REMOVE, Move
 from ..position import BLACK, COLOUR_LETTERS, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_points
+from .placement import PLACE_MOVES, PLAYER_COLOURS, REMOVE_MOVES, playable_points
 from .spao import group_sizes, scores_outcome
 
-REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
 #: The colours placed after removing a ball of each colour.
 OTHERS = {WHITE: (BLACK, RED), BLACK: (WHITE, RED), RED: (WHITE, BLACK)}
 #: Actions in a whole game: White's opening ball, then 29 turns of three.

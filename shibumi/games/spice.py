@@ -13,11 +13,10 @@ from ..position import BLACK, WHITE, Position
 from ..registry import register
 from ..game import read_fields, write_fields
 from ..position import INTERIOR_REDS
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points
 
 PLAYER_COLOURS = (WHITE, BLACK)
 FULL = (1 << NUM_POINTS) - 1
-REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
 
 
 def group_sizes(position: Position, colour: int) -> list[int]:

@@ -14,7 +14,7 @@ from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, points_of, touching_runs
 from ..notation import Move
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points
 
 _OVERPASS = {(a, b): over for a, b, over in CONTACTS}
 
@@ -68,7 +68,6 @@ BALLS_PER_COLOUR = 16
 EDGE_HOLES = SIDE_MASK["left"] | SIDE_MASK["right"] | SIDE_MASK["bottom"] | SIDE_MASK["top"]
 START = Position.from_masks(red=EDGE_HOLES)
 START_REDS = EDGE_HOLES.bit_count()                    # 12
-REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
 from ..notation import ENTER, PASS_MOVE, REMOVE, Move
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
 from ..registry import register
+from .placement import REMOVE_MOVES
 from ..game import read_fields, write_fields
 
 PLAYER_COLOURS = (WHITE, BLACK)
@@ -27,7 +28,6 @@ START = Position.from_masks(
 
 ENTER_MOVES = {c: {(p, d): Move.enter(p, d, c) for p in range(16, NUM_POINTS) for d in "nesw"}
                for c in PLAYER_COLOURS}
-REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
 
 #: Every way in from the side: (point, direction) for the edge points of levels 1
 #: and 2, travelling away from the edge they lie on, and the apex, which lies on
