@@ -256,6 +256,18 @@ class Game:
         """
         return state.position
 
+    def status_lines(self, state: State) -> list[str]:
+        """What players read beside the board, in their words: stocks, the colour
+        to place, a barred colour, roles, the ball drawn.  Front ends show these
+        instead of the state's internal fields (``extra_text``), which only the
+        engine reads.  ``state`` may be a seat's observation."""
+        return []
+
+    def winning_points(self, state: State) -> int:
+        """Mask of the points that won the game (a line, a group), for front
+        ends to draw at the end; 0 when the game names none."""
+        return 0
+
     def player_name(self, player: int) -> str:
         return self.player_names[player] if player < len(self.player_names) \
             else f"Player {player + 1}"

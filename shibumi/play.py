@@ -12,16 +12,19 @@ from __future__ import annotations
 import shlex
 
 from .errors import ShibumiError
-from .game import SIMULTANEOUS, TERMINAL, Game, Match
-from .players import make_player
+from .game import SIMULTANEOUS, Game, Match
+from .interaction import AI, HUMAN, Table
 
 HELP = """\
 Commands: a move (e.g. {example}); 'moves' lists the legal ones; 'undo' takes back
 your last move; 'save' prints the game's record; 'help'; 'quit' (prints the record).
-The board is seen from above: W, B and R are the top ball of each column, '.' an
-empty hole; files a-g run left to right, ranks 1-7 bottom to top.  Holes are at odd
-files and ranks, level 1 at even ones, level 2 at c3 c5 e3 e5, the apex at d4.
-Long names give the level where two share a square: c3.0 (board), c3.2 (level 2)."""
+The board is drawn from above and level by level: W, B and R are white, black and
+red balls, '.' an empty point.  Files a-g run left to right, ranks 1-7 bottom to
+top: holes are at odd files and ranks (a1 ... g7), level 1 at even ones (b2 ... f6),
+level 2 at c3 c5 e3 e5 and the apex at d4.  Where two points share a square, a
+long name gives the level: c3.0 (board), c3.2 (level 2).  A move is written as
+the game lists it: d6 (a ball on d6), Rd6 (a red one), xb2 (remove b2),
+b2>d4 (move a ball), b4~d4 (slide), Wb4+e (enter eastwards), pass, =R (choose)."""
 
 
 class _Stop(Exception):
@@ -34,116 +37,90 @@ def play_in_terminal(game: Game, seats=None, ai: str = "mcts", seed=None,
 
     ``seats``: the human seats, 1-based (default: the first).  ``record``
     resumes a saved game.  ``read``/``write`` are replaceable for tests.
+    The rules of play (whose turn, secret choices, who sees what, undo) are
+    :class:`shibumi.interaction.Table`'s, as on the book's boards.
     """
     humans = sorted({s - 1 for s in (seats or [1])})
     bad = [s + 1 for s in humans if not 0 <= s < game.num_players]
     if bad:
         raise ShibumiError(f"--human seats must be 1-{game.num_players}, got {bad}")
-    bot = make_player(ai, seed)
-    match = game.new_match(seed=seed, record=record)
-    example = _example(match)
+    kinds = [HUMAN if p in humans else AI for p in range(game.num_players)]
+    table = Table(game, seats=kinds, ai=ai, seed=seed, record=record)
     write(f"{game.info.name}: you play "
           f"{', '.join(game.player_name(s) for s in humans)}. "
-          f"Type a move like {example}; 'help' explains the board and the commands.")
+          f"Type a move like {_example(table)}; 'help' explains the board and the commands.")
     try:
-        while match.current_player != TERMINAL:
-            if match.current_player == SIMULTANEOUS:
-                _joint_turn(match, humans, bot, read, write)
-            elif match.current_player in humans:
-                _human_turn(match, humans, read, write)
+        while not table.match.is_over():
+            if table.ai_due:
+                _ai_turn(table, write)
+            elif table.covered:
+                write("\n" * 30 + f"Pass the device to {game.player_name(table.viewer)}, "
+                      "then press Enter.")
+                _ask(read, "")
+                table.reveal()
             else:
-                mover = match.current_player
-                move = bot.choose(game, match.state, mover)
-                text = match.move_text(move)
-                match.push(move)
-                write(f"{game.player_name(mover)} plays {text}")
+                _human_turn(table, read, write)
     except (_Stop, EOFError, KeyboardInterrupt):
-        write(_resume_line(match))
-        return match
-    write(game.describe(match.state))
-    return match
+        write(_resume_line(table.match))
+        return table.match
+    write(game.describe(table.match.state))
+    return table.match
 
 
-def _view(match: Match, seat: int):
-    """The state as ``seat`` may see it (everything once the game is over)."""
-    return match.state if match.is_over() else match.game.observe(match.state, seat)
+def _ai_turn(table: Table, write) -> None:
+    mover = table.match.current_player
+    labels = table.moves_now()[1] if mover >= 0 else {}
+    move = table.ai_step()
+    if mover >= 0 and move is not None:
+        write(f"{table.game.player_name(mover)} plays {labels.get(move, move.text())}")
+    else:
+        write(table.last_ai)
 
 
-def _human_turn(match: Match, humans: list[int], read, write) -> None:
-    game, seat = match.game, match.current_player
-    _hand_over(match, humans, seat, read, write)
-    write(game.describe(_view(match, seat)))
+def _human_turn(table: Table, read, write) -> None:
+    game, seat = table.game, table.mover
+    simultaneous = table.match.current_player == SIMULTANEOUS
+    write(game.describe(table.shown_state()))
+    prompt = f"{game.player_name(seat)}{' (secret)' if simultaneous else ''}> "
+    labels = table.moves_now()[1]
     while True:
-        text = _ask(read, f"{game.player_name(seat)}> ")
-        if _command(match, humans, text, write):
-            if text == "undo":
+        text = _ask(read, prompt)
+        done = _command(table, text, write)
+        if done is not None:
+            if done:
                 return
             continue
-        try:
-            move = match.parse(text)
-        except ShibumiError as exc:
-            write(f"Not played: {exc}")
+        played = table.choose(text, player=seat)
+        if played is None:
+            write(table.message)
             continue
-        text = match.move_text(move)
-        match.push(move)
-        write(f"{game.player_name(seat)} plays {text}")
+        if not simultaneous:
+            write(f"{game.player_name(seat)} plays {labels.get(played, played.text())}")
+        elif table.match.current_player == SIMULTANEOUS:
+            write(f"{game.player_name(seat)}'s choice is locked in.")
+        else:
+            write(table.last_ai)          # the last human chose: every choice revealed
         return
 
 
-def _joint_turn(match: Match, humans: list[int], bot, read, write) -> None:
-    """Every seat chooses in secret; the choices are shown together."""
-    game = match.game
-    chosen = {}
-    for seat in range(game.num_players):
-        if seat not in humans:
-            chosen[seat] = bot.choose(game, match.state, seat)
-            continue
-        _hand_over(match, humans, seat, read, write)
-        write(game.describe(_view(match, seat)))
-        legal = game.legal_moves(match.state, seat)
-        while seat not in chosen:
-            text = _ask(read, f"{game.player_name(seat)} (secret)> ")
-            if text == "moves":
-                write(" ".join(sorted(m.text() for m in legal)))
-            elif text in ("help", "?", "save"):
-                write(HELP.format(example=legal[0].text()) if text != "save"
-                      else _resume_line(match))
-            elif text in ("quit", "q", "exit"):
-                raise _Stop
-            else:
-                try:
-                    chosen[seat] = match._parse_among(text, legal)
-                except ShibumiError as exc:
-                    write(f"Not chosen: {exc}")
-    moves = [chosen[s] for s in range(game.num_players)]
-    match.push_joint(moves)
-    write("Choices revealed: " + ", ".join(
-        f"{game.player_name(s)} {m.text()}" for s, m in enumerate(moves)))
-
-
-def _hand_over(match: Match, humans: list[int], seat: int, read, write) -> None:
-    """Between two humans at one screen, hide the board until the next one is ready."""
-    if len(humans) > 1 and match.game.info.hidden_information | match.game.info.simultaneous:
-        write("\n" * 30 + f"Pass the device to {match.game.player_name(seat)}, "
-              "then press Enter.")
-        _ask(read, "")
-
-
-def _command(match: Match, humans: list[int], text: str, write) -> bool:
-    """Run a command; False when the text should be read as a move."""
+def _command(table: Table, text: str, write) -> bool | None:
+    """Run a command: None when the text is a move, True when the position
+    changed (undo), False when the same player is asked again."""
     if text in ("quit", "q", "exit"):
         raise _Stop
     if text in ("help", "?"):
-        write(HELP.format(example=_example(match)))
+        write(HELP.format(example=_example(table)))
     elif text == "moves":
-        write(" ".join(sorted(match.move_text(m) for m in match.legal_moves())))
+        write(" ".join(o["label"] for o in table.view()["options"]))
     elif text == "save":
-        write(_resume_line(match))
+        write(_resume_line(table.match))
     elif text == "undo":
-        _undo(match, humans, write)
+        table.undo()
+        write(table.message)
+        return True
     else:
-        return False
-    return True
+        return None
+    return False
 
 
 def _ask(read, prompt: str) -> str:
@@ -151,12 +128,11 @@ def _ask(read, prompt: str) -> str:
     return text.strip() if isinstance(text, str) else ""
 
 
-def _example(match: Match) -> str:
-    """A legal move to show as an example (the first in sorted order)."""
-    if match.current_player >= 0:
-        legal = match.legal_moves()
-        if legal:
-            return sorted(match.move_text(m) for m in legal)[0]
+def _example(table: Table) -> str:
+    """A legal move to show as an example: the first the awaited seat may play."""
+    options = table.options()
+    if options:
+        return table.moves_now()[1].get(options[0], options[0].text())
     return "d6"
 
 
@@ -167,17 +143,3 @@ def _resume_line(match: Match) -> str:
     name = match.game.info.name.lower()
     return f"Game saved. To resume: shibumi play {shlex.quote(name)} " \
            f"--resume {shlex.quote(record)}"
-
-
-def _undo(match: Match, humans: list[int], write) -> None:
-    """Take back moves until it is a human's turn again, before their last move."""
-    try:
-        match.pop()
-    except ShibumiError:
-        write("Nothing to undo.")
-        return
-    while match.history and match.current_player not in humans:
-        try:
-            match.pop()
-        except ShibumiError:
-            break

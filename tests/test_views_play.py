@@ -173,7 +173,7 @@ def test_spline_plus_relocation_by_two_clicks():
     assert not w.view.mark_group.children
     # An empty point that a new ball or a relocated one may fill: a second click
     # on it places the new ball.
-    assert w.click("e5") is None and "double-click e5 again" in w.message
+    assert w.click("e5") is None and "click e5 again" in w.message
     assert w.click("e5") == Move("Be5.0")
 
 
@@ -214,7 +214,7 @@ def test_splush_entry_and_removal_by_clicks():
 
 def test_sploof_removal_by_click():
     w = PlayWidget("sploof", seats="human")
-    assert "stock 2 2" in w.status
+    assert "State:" not in w.status and "bag" not in w.status
     assert w.click("a1") == Move("xa1")
     assert not w.view.ball_mesh("a1").visible
 
@@ -318,6 +318,9 @@ class Secrets(Game):
     def extra_text(self, state):
         return "secrets " + " ".join("?" if s is None else str(s) for s in state.secrets)
 
+    def status_lines(self, state):
+        return [self.extra_text(state)]
+
 
 def test_hidden_information_and_chance():
     w = PlayWidget(Secrets(), seats=["human", "ai"], ai="random", seed=4)
@@ -386,21 +389,45 @@ def test_simultaneous_choices_human_against_ai():
 
 def test_simultaneous_choices_between_two_humans_stay_secret():
     w = PlayWidget(Duel(), seats="human")
+    assert "Pass the device to White" in w._cover_w.value and not w._secret_box.children
+    assert w.choose("a1") is None                        # nobody has shown the board yet
+    w.reveal()
     assert w.choose("a1") == Move("Wa1")
-    assert w.match.history == []                         # waiting for Black
-    assert "locked in" in w.message and "chosen" in w.status
-    assert "Wa1" not in w.status and "a1" not in w.status
+    assert w.match.history == []                         # waiting for Black, behind a cover
+    assert "Pass the device to Black" in w._cover_w.value
+    assert "a1" not in w.status and "a1" not in w._history_w.value
+    assert not w.view.ball_mesh("a1").visible
+    assert w.choose("c1", player=1) is None              # covered: nothing is chosen
+    w.reveal()
     rows = w._secret_box.children
     assert any("chosen (hidden)" in getattr(r, "value", "") for r in rows)
     assert w.choose("a1", player=1) == Move("Ba1")       # same hole: a red ball
     assert w.match.state.position.colour_at(0) == RED
     # the Lock-in button of a row does the same
+    w.reveal()
     row = next(r for r in w._secret_box.children if isinstance(r, widgets.HBox))
     dropdown, button = row.children
     dropdown.value = Move("Wc1")
     button.click()
     assert w.undo() and w._secret == {}                 # undo clears pending choices
     assert len(w.match.history) == 1
+
+
+def test_input_is_locked_while_the_ai_thinks_and_old_picks_are_refused():
+    w = PlayWidget("spline", seats=["human", "ai"], ai="mcts:30", seed=2)
+    locked = []
+    real = w.table.run_ai
+
+    def watch():
+        locked.append((w._moves_w.disabled, w._play_b.disabled))
+        return real()
+
+    w.table.run_ai = watch
+    w.click("a1")
+    assert locked == [(True, True)] and not w._moves_w.disabled
+    stale = w._listed_version - 1                        # a pick made on the list before
+    assert w.table.choose(w.options[0], version=stale) is None
+    assert "earlier position" in w.message and len(w.match.history) == 2
 
 
 def test_a_live_game_resumes_from_its_link():

@@ -5,10 +5,19 @@ from __future__ import annotations
 import random
 
 from ..game import GameInfo, Outcome, State
-from ..geometry import LINES_THROUGH, NUM_POINTS
+from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..position import Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, PlacementGame, playable_points, uniform_index
+
+
+def sum_lines(mine: int) -> int:
+    """The union of the full-length lines held entirely in a mask."""
+    out = 0
+    for line in LINE_MASKS:
+        if mine & line == line:
+            out |= line
+    return out
 
 
 @register
@@ -51,6 +60,15 @@ without a winner (see the rules notes).
             if mine & line == line:
                 return Outcome((mover,), f"{self.player_name(mover)} completed a line")
         return None
+
+    def winning_points(self, state: State) -> int:
+        """The complete lines of the winner's colour."""
+        if state.result is None or len(state.result.winners) != 1:
+            return 0
+        mine = state.position.mask(self.colour_of(state.result.winners[0]))
+        if not self.params["count_hidden"]:
+            mine &= ~hidden_mask(state.position.occupied)
+        return sum_lines(mine)
 
     def _any_line(self, mine, mover):
         # With hidden balls excluded, burying a ball can never make a line, but
