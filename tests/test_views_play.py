@@ -214,7 +214,8 @@ def test_splush_entry_and_removal_by_clicks():
 
 def test_sploof_removal_by_click():
     w = PlayWidget("sploof", seats="human")
-    assert "State:" not in w.status and "bag" not in w.status
+    assert "Stocks: White 2 balls, Black 2 balls." in w.status
+    assert "State:" not in w.status and "stock 2 2" not in w.status
     assert w.click("a1") == Move("xa1")
     assert not w.view.ball_mesh("a1").visible
 

@@ -9,7 +9,7 @@ from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (APEX, BOARD_MASK, DIAGONAL_NEIGHBOURS, FLAT_NEIGHBOURS,
                         NUM_POINTS, SUPPORTED, SUPPORTS, points_of)
-from ..notation import Move
+from ..notation import Move, point_name
 from ..position import BLACK, RED, WHITE, Position, hidden_mask, linked
 from ..registry import register
 from ..game import read_fields, write_fields
@@ -220,6 +220,23 @@ ball during play loses.
         return state
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Where the next ball must go, and who loses a tie."""
+        lines = []
+        if state.result is None and state.anchor >= 0:
+            where = point_name(state.anchor)
+            near = NEAR[state.anchor]
+            if any(near >> p & 1 for p in playable_points(state.position.occupied)):
+                lines.append(f"The next ball goes next to {where}, the last ball played.")
+            else:
+                lines.append(f"Nothing is free next to {where}: "
+                             f"{self.player_name(state.to_move)} must put a black ball "
+                             "on any playable point.")
+        if state.black_by >= 0:
+            lines.append(f"{self.player_name(state.black_by)} placed the last black ball "
+                         "and loses if the strands tie.")
+        return lines
+
     def extra_text(self, state) -> str:
         return write_fields(last=None if state.anchor < 0 else ("point", state.anchor),
                             black=state.black_by + 1 if state.black_by >= 0 else None)

@@ -281,6 +281,15 @@ you by the match's random generator; your move names the point (`c3`).
         return self.settle(SpaloneState(position, 0, None, last, drawn))
 
     # -- text ------------------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """The ball drawn and what is left in the bag."""
+        lines = []
+        if state.result is None and state.drawn != EMPTY:
+            lines.append(f"Ball drawn: {COLOUR_NAMES[state.drawn]}.")
+        white, black, red = (max(0, n) for n in bag_left(state.position, state.drawn))
+        lines.append(f"In the bag: {white} white, {black} black and {red} red balls.")
+        return lines
+
     def extra_text(self, state) -> str:
         return f"drawn={COLOUR_LETTERS[state.drawn]}" if state.drawn != EMPTY else ""
 

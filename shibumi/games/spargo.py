@@ -568,6 +568,27 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
                            tuple(_position(m) for m in past))
 
     # -- text ----------------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Balls in play (the score), balls left, points barred by the cycle rule."""
+        n, pos = self.num_players, state.position
+        counts = [pos.mask(PLAYER_COLOURS[p]).bit_count() for p in range(n)]
+        names = [self.player_name(p) for p in range(n)]
+        lines = ["Balls in play: " + ", ".join(f"{names[p]} {counts[p]}" for p in range(n))
+                 + " (zombies and hidden balls count)."]
+        if self.supply < NUM_POINTS:
+            lines.append("Balls left to place: " + ", ".join(
+                f"{names[p]} {max(0, self.supply - counts[p])}" for p in range(n)) + ".")
+        if state.result is None:
+            banned = self._banned(state.past, state.to_move)
+            if banned and counts[state.to_move] < self.supply:
+                found = placements(_masks(pos), state.to_move, n)
+                barred = [point_name(p) for p, after in found if after in banned]
+                if barred:
+                    lines.append(f"Barred as a repeat of an earlier position: "
+                                 f"{', '.join(barred)}.")
+            lines.append(f"Turn {state.turn + 1} of {self.turn_limit}.")
+        return lines
+
     def extra_text(self, state) -> str:
         fields = []
         if state.turn:

@@ -158,6 +158,16 @@ its holder wins.
                        ranking=((winner,), (1 - winner,)))
 
     # -- text ---------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Lines of three so far (the score) and who holds the tie-break token."""
+        pos = state.position
+        scores = (count_lines(pos.white), count_lines(pos.black))
+        holder = self.player_name(state.token)
+        why = "made the last line" if any(scores) else "nobody has made a line yet"
+        return [f"Lines of three: {self.player_name(0)} {scores[0]}, "
+                f"{self.player_name(1)} {scores[1]}.",
+                f"{holder} holds the tie-break token ({why})."]
+
     def extra_text(self, state) -> str:
         return f"token {state.token + 1}"
 

@@ -25,7 +25,7 @@ from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import ALL_MASK, BOARD_MASK, NUM_POINTS, SUPPORTED_MASK, points_of
 from ..notation import REMOVE, Move
-from ..position import BLACK, COLOUR_LETTERS, RED, WHITE, Position
+from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, PLAYER_COLOURS, REMOVE_MOVES, playable_points
 from .spao import group_sizes, scores_outcome
@@ -208,6 +208,13 @@ wins, and players tied for it share the win.
         return state.position.count() + (len(state.pending) == 2)
 
     # -- text ----------------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """The colours still to be placed this turn."""
+        if state.result is not None or not state.pending:
+            return []
+        balls = " and ".join(f"a {COLOUR_NAMES[c]} ball" for c in state.pending)
+        return [f"Still to place this turn: {balls}."]
+
     def extra_text(self, state) -> str:
         if not state.pending:
             return ""

@@ -172,6 +172,23 @@ size matches the game is drawn.
                        scores, ((winner,), (1 - winner,)))
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """The record to beat, a removal owed, a second ball to place."""
+        if state.result is not None:
+            return []
+        me, you = self.player_name(state.to_move), self.player_name(1 - state.to_move)
+        lines = []
+        if state.may_remove:
+            lines.append(f"{you} set a new record: {me} may first take away a ball "
+                         "that is not pinned.")
+        if state.placed:
+            lines.append(f"{me} may place a second ball or end the turn (pass).")
+        if state.ply:
+            lines.append(f"Largest group at the start of this turn: {state.record} "
+                         f"ball{'s' * (state.record != 1)}; a larger one lets {you} "
+                         "take a ball away.")
+        return lines
+
     def extra_text(self, state) -> str:
         return write_fields(ply=state.ply, record=state.record, placed=state.placed,
                             remove=state.may_remove)

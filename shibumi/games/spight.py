@@ -222,6 +222,13 @@ a draw.
         return None
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """The turn count against the move limit (a draw when it runs out)."""
+        if state.result is not None:
+            return []
+        limit = self.params["move_limit"]
+        return [f"Turn {state.ply + 1} of {limit} (a draw after {limit} without a winner)."]
+
     def extra_text(self, state) -> str:
         return write_fields(ply=state.ply)
 

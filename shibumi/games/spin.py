@@ -582,6 +582,14 @@ colour it turns into (`Rc3`, or just `c3`).
             state = dataclasses.replace(state, pending=perm[state.pending])
         return state
 
+    def status_lines(self, state) -> list[str]:
+        """The balls still in hand."""
+        if state.result is not None:
+            return []
+        held = [f"{n} {COLOUR_NAMES[c]} ball{'s' * (n != 1)}"
+                for c, n in zip(COLOURS, state.stock) if n]
+        return [f"Your hand: {', '.join(held)}." if held else "Your hand is empty."]
+
     def extra_text(self, state) -> str:
         white, black, red = state.stock
         return write_fields(white=white, black=black, red=red,

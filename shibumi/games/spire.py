@@ -9,7 +9,7 @@ from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import APEX, NUM_POINTS, SUPPORT_MASK
 from ..notation import PASS, PASS_MOVE, Move, point_name
-from ..position import BLACK, RED, WHITE
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points
 
@@ -195,6 +195,13 @@ puts a ball of their own colour on the apex wins.
         return state.ply
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """After a red ball, the mover still owes a ball of their colour."""
+        if state.result is None and state.red_placed:
+            return [f"{self.player_name(state.to_move)} placed a red ball and now places "
+                    f"a {COLOUR_NAMES[OWN[state.to_move]]} ball."]
+        return []
+
     def extra_text(self, state: SpireState) -> str:
         return ("red-placed " if state.red_placed else "") + f"ply={state.ply}"
 

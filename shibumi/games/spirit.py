@@ -282,6 +282,19 @@ Three players: `spirit(players=3)`, with Red playing third.
         return SpiritState(position, mover, self.final(position, reason), move, passes, ply)
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Balls in play (the score) and how close the passes are to ending the game."""
+        n = self.num_players
+        lines = ["Balls in play: " + ", ".join(
+            f"{self.player_name(p)} {state.position.count(PLAYER_COLOURS[p])}"
+            for p in range(n)) + "."]
+        if state.result is None and 0 < state.passes < n:
+            done = [self.player_name((state.to_move - i) % n) for i in range(state.passes, 0, -1)]
+            rest = [self.player_name((state.to_move + i) % n) for i in range(n - state.passes)]
+            lines.append(f"{' and '.join(done)} passed; the game ends if {' and '.join(rest)} "
+                         f"pass{'es' * (len(rest) == 1)} too.")
+        return lines
+
     def extra_text(self, state: SpiritState) -> str:
         return write_fields(passes=state.passes or None, ply=state.ply)
 

@@ -242,6 +242,24 @@ goes to the player who placed the apex.
                              state.ply)
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Balls left, points from completed levels, the line being laid."""
+        n = self.num_players
+        names = [self.player_name(p) for p in range(n)]
+        scores = self.scores(state.levels)
+        lines = ["Balls left: " + ", ".join(
+            f"{names[p]} {max(0, self.stock(state.position, p))}" for p in range(n)) + ".",
+            "Points: " + ", ".join(f"{names[p]} {scores[p]}" for p in range(n)) + "."]
+        done = [f"{what} by {names[who]}" for what, who in
+                zip(("the board", "level 1", "level 2", "the apex"), state.levels)
+                if 0 <= who < n]
+        if done:
+            lines.append("Completed: " + ", ".join(done) + ".")
+        if state.result is None and state.placed:
+            lines.append("Line this turn: " + ", ".join(point_name(p) for p in state.placed)
+                         + "; extend it or pass.")
+        return lines
+
     def extra_text(self, state: SplastwoState) -> str:
         levels = "".join("-" if who < 0 else COLOUR_LETTERS[PLAYER_COLOURS[who]]
                          for who in state.levels)

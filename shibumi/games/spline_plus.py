@@ -341,6 +341,16 @@ loses.
         return Outcome((1 - mover,), f"{other}'s line of {theirs} beats {name}'s line of {mine}")
 
     # -- text --------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Balls in hand: a player with all 16 in play may only move a ball."""
+        left = [BALLS - state.position.count(c) for c in COLOURS]
+        lines = ["Balls in hand: " + ", ".join(
+            f"{self.player_name(p)} {n}" for p, n in enumerate(left)) + "."]
+        if state.result is None and not left[state.to_move]:
+            lines.append(f"{self.player_name(state.to_move)} has all {BALLS} balls in play "
+                         "and must move one.")
+        return lines
+
     def extra_text(self, state: State) -> str:
         text = f"ply={state.ply}"
         if state.seen:

@@ -519,6 +519,33 @@ The higher Attractor score wins; equal scores are a draw.
         return self._between_turns(after)
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """The auction or the roles and target, the contacts so far, the next ball."""
+        name, pos = self.player_name, state.position
+        if state.attractor is None:
+            if not state.bid:
+                return [f"Auction for the Attractor's role: {name(state.to_move)} opens "
+                        f"with a bid from 1 to {MAX_BID}."]
+            return [f"Auction for the Attractor's role: {name(1 - state.to_move)} bid "
+                    f"{state.bid}; {name(state.to_move)} may bid higher, or pass and "
+                    "become the Repulsor."]
+        a = state.attractor
+        if self.duel:
+            lines = [f"Game {state.round} of 2: {name(a)} is the Attractor."]
+            if state.first_score is not None:
+                lines.append(f"{name(0)} made {state.first_score} contacts as Attractor "
+                             "in game 1.")
+        else:
+            lines = [f"{name(a)} is the Attractor and must make at least {state.bid} "
+                     f"white-red contacts; {name(1 - a)} is the Repulsor."]
+        lines.append(f"White-red contacts in view: {contacts(pos)}.")
+        lines.append(f"Pool: {BALLS - pos.count(WHITE)} white and "
+                     f"{BALLS - pos.count(RED)} red balls left.")
+        if state.result is None and state.pending is not None:
+            colour = "white" if state.pending == WHITE else "red"
+            lines.append(f"The next ball to place is {colour}.")
+        return lines
+
     def extra_text(self, state) -> str:
         parts = []
         if self.duel:

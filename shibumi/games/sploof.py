@@ -210,6 +210,14 @@ nowhere to place it) and no red ball can be taken.
                            state.stock, state.bag)
 
     # -- text ---------------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Both stocks and the balls of each player's colour still to take."""
+        stock = [f"{self.player_name(p)} {n} ball{'s' * (n != 1)}"
+                 for p, n in enumerate(state.stock)]
+        white, black, red = state.bag
+        return [f"Stocks: {', '.join(stock)}.",
+                f"In the bag: {white} white, {black} black and {red} red balls."]
+
     def extra_text(self, state) -> str:
         return "stock {} {} bag {} {} {}".format(*state.stock, *state.bag)
 

@@ -10,7 +10,7 @@ from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (COORDS, LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
                         points_of)
 from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
-from ..notation import ENTER, PASS_MOVE, REMOVE, Move
+from ..notation import ENTER, PASS_MOVE, REMOVE, Move, point_name
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
 from ..registry import register
 from .placement import REMOVE_MOVES
@@ -365,6 +365,20 @@ both players' groups, the mover wins. If neither player can move, or after
             ko=None if state.ko is None else state.ko.transform(perm))
 
     # -- text --------------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Balls in hand, the ball being re-entered, the turn limit."""
+        lines = ["Balls in hand: " + ", ".join(
+            f"{self.player_name(p)} {SUPPLY - state.position.count(c)}"
+            for p, c in enumerate(PLAYER_COLOURS)) + "."]
+        if state.result is None:
+            if state.removed >= 0:
+                lines.append(f"{self.player_name(state.to_move)} took the ball off "
+                             f"{point_name(state.removed)} and must now enter it.")
+            limit = self.params["turn_limit"]
+            lines.append(f"Turn {state.turn + 1} of {limit} (a draw after {limit} "
+                         "without a winner).")
+        return lines
+
     def extra_text(self, state) -> str:
         text = write_fields(turn=state.turn, ply=state.ply,
                             removed=("point", state.removed) if state.removed >= 0 else None)

@@ -116,6 +116,13 @@ group, so the game cannot end without a winner.
         return SponnectState(position, 1 - mover, result, move, ply, False)
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """After a pass, the next player may not pass."""
+        if state.result is None and state.passed:
+            return [f"{self.player_name(1 - state.to_move)} passed, so "
+                    f"{self.player_name(state.to_move)} may not pass."]
+        return []
+
     def extra_text(self, state) -> str:
         return write_fields(ply=state.ply, passed=state.passed)
 

@@ -8,7 +8,7 @@ from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..notation import CHOOSE, Move
-from ..position import BLACK, COLOUR_LETTERS, RED, WHITE
+from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points
 
@@ -115,6 +115,20 @@ such a line is a draw.
         return None
 
     # -- text --------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """The ball handed over, or the colour that may not be handed."""
+        if state.result is not None:
+            return []
+        if state.hand is not None:
+            return [f"{self.player_name(state.to_move)} must place the "
+                    f"{COLOUR_NAMES[state.hand]} ball {self.player_name(1 - state.to_move)} "
+                    "handed over."]
+        if state.barred:
+            colour = COLOUR_NAMES[state.barred]
+            return [f"{colour.capitalize()} may not be handed this turn "
+                    f"(a {colour} ball was placed last)."]
+        return []
+
     def extra_text(self, state: State) -> str:
         if state.hand is not None:
             return f"hand={COLOUR_LETTERS[state.hand]}"

@@ -219,6 +219,25 @@ game is drawn.
         return SpriteState(position, MOVER[NUM_POINTS], self.score(lead), move, lead)
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """The lead, and the balls the mover still places this turn."""
+        lead = state.lead
+        lines = [f"{self.player_name(0 if lead > 0 else 1)} leads by {abs(lead)} "
+                 f"point{'s' * (abs(lead) != 1)}." if lead else "Neither player is ahead."]
+        if state.result is None:
+            balls = state.position.occupied.bit_count()
+            left = 0
+            while balls + left < NUM_POINTS and MOVER[balls + left] == state.to_move:
+                left += 1
+            if left:
+                lines.append(f"{self.player_name(state.to_move)} places {left} more "
+                             f"ball{'s' * (left != 1)} this turn.")
+            if balls == OPENING - 1:
+                lines.append("This ball must be red.")
+            elif state.position.red.bit_count() >= RED_BALLS:
+                lines.append(f"All {RED_BALLS} red balls are in play.")
+        return lines
+
     def extra_text(self, state: SpriteState) -> str:
         return write_fields(white=state.lead if state.lead > 0 else None,
                             black=-state.lead if state.lead < 0 else None)

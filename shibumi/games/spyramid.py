@@ -252,6 +252,17 @@ A player with no legal move passes. If neither player can move, or after
         return None
 
     # -- text ----------------------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        """Balls in hand and the turn count against the move limit."""
+        lines = ["Balls in hand: " + ", ".join(
+            f"{self.player_name(p)} {SUPPLY - state.position.count(c)}"
+            for p, c in enumerate(PLAYER_COLOURS)) + "."]
+        if state.result is None:
+            limit = self.params["move_limit"]
+            lines.append(f"Turn {state.ply + 1} of {limit} (a draw after {limit} "
+                         "without a winner).")
+        return lines
+
     def extra_text(self, state) -> str:
         return write_fields(ply=state.ply)
 
