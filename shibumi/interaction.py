@@ -36,6 +36,7 @@ False
 from __future__ import annotations
 
 import random
+import re
 import time
 from collections import Counter
 
@@ -158,6 +159,66 @@ def parse_ai(ai) -> tuple[str, int | None, float | None]:
                      f"not {shown(ai)}")
 
 
+def _is_spline(game: Game) -> bool:
+    return type(game).__name__ == "Spline" and game.params.get("count_hidden", True)
+
+
+def _spline_values(game: Game, state, moves) -> dict:
+    """Spline's exact move values (the solver of :mod:`shibumi.maths.solve`)."""
+    from .maths.solve import SplineSolver, move_values
+
+    solver = _SOLVERS.setdefault("spline", SplineSolver())
+    values = move_values(state.position, solver)
+    words = {"win": "wins", "loss": "loses", "draw": "draws"}
+    return {m: f"{words[v.result]} (ball {v.length})" for m in moves
+            if (v := values.get(m.point)) is not None}
+
+
+def _is_splastwo(game: Game) -> bool:
+    return type(game).__name__ == "Splastwo" and game.params.get("players") == 2
+
+
+def _splastwo_values(game: Game, state, moves) -> dict:
+    """Splastwo's exact final margins (the solver of :mod:`shibumi.maths.splastwo`).
+
+    A turn lays a line ball by ball: a ball's value is the best line through
+    the balls laid so far and it; a pass ends the line as it is."""
+    from .geometry import LEVEL_MASK
+    from .maths.splastwo import STOCK, LEVEL_POINTS, SplastwoSolver, moves as rows
+
+    solver = _SOLVERS.setdefault("splastwo", SplastwoSolver())
+    me, pos = state.to_move, state.position
+    placed = sum(1 << q for q in state.placed)
+    occ = pos.occupied & ~placed
+    counts = (pos.white.bit_count(), pos.black.bit_count())
+    mine = STOCK - counts[me] + len(state.placed)
+    theirs = STOCK - counts[1 - me]
+    lead = sum((LEVEL_POINTS[lv] if owner == me else -LEVEL_POINTS[lv])
+               for lv, owner in enumerate(state.levels)
+               if owner >= 0 and occ & LEVEL_MASK[lv] == LEVEL_MASK[lv])
+    margins = {row: lead + solver.move_value(occ, mine, theirs, row)
+               for row in rows(occ, mine) if row & placed == placed}
+    out = {}
+    for m in moves:
+        wanted = [v for row, v in margins.items()
+                  if (row == placed if m.point is None else row >> m.point & 1)]
+        if wanted:
+            best = max(wanted)
+            out[m] = f"wins by {best}" if best > 0 else f"loses by {-best}"
+    return out
+
+
+#: Games whose exact move values the board can show: (is it this game?, the values).
+VALUE_FINDERS = ((_is_spline, _spline_values), (_is_splastwo, _splastwo_values))
+_SOLVERS: dict = {}
+
+
+#: A row of a text diagram (another set's picture in describe): the board draws sets.
+_DIAGRAM_ROW = re.compile(r"^[1-7](\s|$)")
+#: describe's "White to move." line: the view says whose turn it is in its own words.
+_TURN = re.compile(r"^[\w' ]{1,40} to move\b")
+
+
 def _number(x: float) -> str:
     return f"{x:g}"
 
@@ -189,6 +250,7 @@ class Table:
         self._shown_to: int | None = None        # the human who last lifted the cover
         self._cache = None                       # (state, player, moves, labels)
         self._history: list = []                 # (move, before, text), as match.history
+        self.show_values = False                 # show solved games' move values
         self.last_ai = ""                        # the sentence saying the last AI move
         self._lead = ""                          # the sentence saying the last human move
 
@@ -519,8 +581,30 @@ class Table:
             "ai_player": g.player_name(cp) if waiting_ai and cp >= 0 else
             ("the AI" if waiting_ai else None),
             "can_undo": self._can_undo() or bool(self._secret),
+            "solved": self.solved,
+            "values": self._values(listed) if active and self.show_values else None,
             "record": match.record(),
         }
+
+    @property
+    def solved(self) -> bool:
+        """Can the board show this game's exact move values?"""
+        return any(applies(self.game) for applies, _ in VALUE_FINDERS)
+
+    def set_values(self, show: bool) -> None:
+        """Show (or hide) the exact value of every move, in solved games."""
+        if show and not self.solved:
+            raise ShibumiError(f"{self.game.info.name} is not solved here: no move values")
+        self.show_values = bool(show)
+        self._touch()
+
+    def _values(self, listed) -> dict | None:
+        """{option index: value text} for the options listed, in solved games."""
+        for applies, find in VALUE_FINDERS:
+            if applies(self.game):
+                found = find(self.game, self.match.state, listed)
+                return {str(i): found[m] for i, m in enumerate(listed) if m in found}
+        return None
 
     def shown_state(self):
         """The state as the viewer may see it."""
@@ -566,8 +650,8 @@ class Table:
         keep = []
         for line in text.splitlines():
             line = line.strip()
-            if not line or line.startswith(("Last move:", "Game over", "State:")) \
-                    or line.endswith("to move."):
+            if not line or line.startswith(("Last move:", "Game over", "State:", "a b c")) \
+                    or line.endswith(":") or _DIAGRAM_ROW.match(line) or _TURN.match(line):
                 continue
             keep.append(line if len(line) <= 160 else line[:159] + "…")
         return extra + keep
