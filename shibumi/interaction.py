@@ -773,7 +773,10 @@ class Table:
             if move in legal:
                 return move
             raise ShibumiError(f"{move!r} is not a legal move here")
-        found = moves_matching(move, legal)
+        try:
+            found = moves_matching(move, legal)
+        except NotationError:
+            found = []                  # not a move at all: list the legal ones below
         if len(found) == 1:
             return found[0]
         labels = move_labels(legal)

@@ -18,10 +18,12 @@ from .interaction import AI, HUMAN, Table
 HELP = """\
 Commands: a move (e.g. {example}); 'moves' lists the legal ones; 'undo' takes back
 your last move; 'save' prints the game's record; 'help'; 'quit' (prints the record).
-The board is drawn from above and level by level: W, B and R are white, black and
-red balls, '.' an empty point.  Files a-g run left to right, ranks 1-7 bottom to
-top: holes are at odd files and ranks (a1 ... g7), level 1 at even ones (b2 ... f6),
-level 2 at c3 c5 e3 e5 and the apex at d4.  Where two points share a square, a
+The board is drawn from above, each square showing its highest ball: W, B and R
+are white, black and red balls (lower case w, b, r on levels 1 and 3, so the
+levels stand apart), '.' an empty hole and '+' an empty point above the board
+that can be played (its platform is complete).  Files a-g run left to right,
+ranks 1-7 bottom to top: holes are at odd files and ranks (a1 ... g7), level 1 at
+even ones (b2 ... f6), level 2 at c3 c5 e3 e5 and the apex at d4.  Where two points share a square, a
 long name gives the level: c3.0 (board), c3.2 (level 2).  A move is written as
 the game lists it: d6 (a ball on d6), Rd6 (a red one), xb2 (remove b2),
 b2>d4 (move a ball), b4~d4 (slide), Wb4+e (enter eastwards), pass, =R (choose)."""
@@ -80,7 +82,7 @@ def _ai_turn(table: Table, write) -> None:
 def _human_turn(table: Table, read, write) -> None:
     game, seat = table.game, table.mover
     simultaneous = table.match.current_player == SIMULTANEOUS
-    write(game.describe(table.shown_state()))
+    write(_board_text(table))
     prompt = f"{game.player_name(seat)}{' (secret)' if simultaneous else ''}> "
     labels = table.moves_now()[1]
     while True:
@@ -101,6 +103,18 @@ def _human_turn(table: Table, read, write) -> None:
         else:
             write(table.last_ai)          # the last human chose: every choice revealed
         return
+
+
+def _board_text(table: Table) -> str:
+    """The board as the seat to move may see it, what the game says beside it in
+    players' words (stocks, hands, scores), the last move and whose turn it is."""
+    view = table.view()
+    lines = [table.game.board_of(table.shown_state(), table.board_seat()).diagram()]
+    lines += view["status"]
+    if view["history"]:
+        lines.append(f"Last move: {view['history'][-1]['text']}")
+    lines.append(view["turn"])
+    return "\n".join(lines)
 
 
 def _command(table: Table, text: str, write) -> bool | None:

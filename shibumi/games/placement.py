@@ -44,6 +44,14 @@ def playable_bits(occupied: int) -> int:
     return mask
 
 
+def sole_winner(state: State) -> int | None:
+    """The one winner of a finished game, or None (still playing, a draw, a shared win)."""
+    result = state.result
+    if result is None or len(result.winners) != 1:
+        return None
+    return result.winners[0]
+
+
 class PlacementGame(Game):
     """Players take turns putting a ball of their colour on any playable point."""
 

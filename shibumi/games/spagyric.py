@@ -29,7 +29,7 @@ from ..geometry import SUPPORTED_MASK, TOUCHING_MASK, points_of
 from ..notation import CHOOSE, Move
 from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE, Position, group_of
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, playable_points, sole_winner
 
 #: Balls of each colour in one player's stock at the start.
 PER_COLOUR = 8
@@ -76,6 +76,11 @@ def group_size(position, point: int) -> int:
     """Size of the visibly connected group of the ball at ``point``."""
     colour = position.colour_at(point)
     return group_of(point, position.mask(colour), position.occupied).bit_count()
+
+
+def big_groups(position) -> list[int]:
+    """The visible groups of three or more balls, any colour (one ends the game)."""
+    return [g for c in COLOURS for g in position.groups(c) if g.bit_count() >= 3]
 
 
 def placement_result(size: int, placer: int, colour: int, names) -> Outcome | None:
@@ -309,6 +314,13 @@ colour: `=W`, `=B` or `=R`.
         return SpagyricState(final, 0, tiebreak_result(*colours, self.player_names),
                              None, _frozen(stocks), None, colours)
 
+    def winning_points(self, state) -> int:
+        """The group of the ball that decided the game (four wins, three or five+
+        loses, whatever its colour); 0 after the tiebreaker."""
+        if sole_winner(state) is None or state.placer is None:
+            return 0
+        return sum(big_groups(state.position))
+
     # -- text ----------------------------------------------------------------
     def extra_text(self, state) -> str:
         parts = ["stocks=" + "/".join("W{}B{}R{}".format(*s) for s in state.stocks)]
@@ -374,7 +386,7 @@ colour: `=W`, `=B` or `=R`.
     def settle(self, state) -> SpagyricState:
         """Work out the result of a state read from text (and check it is one)."""
         name, position = self.info.name, state.position
-        big = [g for c in COLOURS for g in position.groups(c) if g.bit_count() >= 3]
+        big = big_groups(position)
         if len(big) > 1:
             raise NotationError(f"{name}: two groups of three or more; the first one "
                                 "would have ended the game")

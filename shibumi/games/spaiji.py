@@ -10,7 +10,7 @@ from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import NUM_POINTS, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_bits
+from .placement import PLACE_MOVES, playable_bits, sole_winner
 
 FULL = (1 << NUM_POINTS) - 1
 OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -140,10 +140,14 @@ contact, seen or not.
 * The outcome's scores are the two largest group sizes (white, black).
 """
 
+    def largest_groups(self, position: Position, colour: int) -> tuple[int, int]:
+        """The size of the colour's largest groups, as counted, and their union."""
+        groups = position.groups(colour, not self.params["count_hidden"])
+        best = max([0] + [g.bit_count() for g in groups])
+        return best, sum(g for g in groups if g.bit_count() == best)
+
     def score(self, position: Position, reason: str) -> Outcome:
-        visible = not self.params["count_hidden"]
-        best = [max([0] + [g.bit_count() for g in position.groups(c, visible)])
-                for c in (WHITE, BLACK)]
+        best = [self.largest_groups(position, c)[0] for c in (WHITE, BLACK)]
         winner = 0 if best[0] > best[1] else 1
         if best[0] != best[1]:
             how = f"{self.player_name(winner)} has the larger group, {best[0]}-{best[1]}"
@@ -151,6 +155,15 @@ contact, seen or not.
             how = f"the largest groups tie at {best[0]}, which goes to Black"
         return Outcome((winner,), f"{reason}; {how}",
                        (float(best[0]), float(best[1])), ((winner,), (1 - winner,)))
+
+    def winning_points(self, state) -> int:
+        """The winner's largest group, when it is larger (a tie goes to Black by rule: 0)."""
+        winner = sole_winner(state)
+        if winner is None:
+            return 0
+        (mine, groups), (theirs, _) = (self.largest_groups(state.position, c)
+                                       for c in ((WHITE, BLACK)[winner], (BLACK, WHITE)[winner]))
+        return groups if mine > theirs else 0
 
     # -- text ----------------------------------------------------------------
     def state_from(self, position, to_move, extras):

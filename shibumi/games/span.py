@@ -6,11 +6,22 @@ from ..game import GameInfo, Outcome
 from ..geometry import SIDE_MASK
 from ..position import group_of
 from ..registry import register
-from .placement import PlacementGame
+from .placement import PlacementGame, sole_winner
 
 #: The two sides each player must join: White left-right, Black bottom-top.
 GOALS = ((SIDE_MASK["left"], SIDE_MASK["right"]),
          (SIDE_MASK["bottom"], SIDE_MASK["top"]))
+
+
+def joins(group: int, player: int) -> bool:
+    """Does a group touch both of the player's sides?"""
+    first, second = GOALS[player]
+    return bool(group & first and group & second)
+
+
+def joining_groups(position, colour: int, player: int) -> int:
+    """The union of the player's groups (in `colour`) that join both their sides."""
+    return sum(g for g in position.groups(colour) if joins(g, player))
 
 
 @register
@@ -47,7 +58,12 @@ game never ends drawn.
     def result_after(self, position, point, mover):
         colour = self.colour_of(mover)
         group = group_of(point, position.mask(colour), position.occupied)
-        first, second = GOALS[mover]
-        if group & first and group & second:
+        if joins(group, mover):
             return Outcome((mover,), f"{self.player_name(mover)} joined both sides")
         return None
+
+    def winning_points(self, state) -> int:
+        """The winner's group that joins their two sides."""
+        winner = sole_winner(state)
+        return 0 if winner is None else joining_groups(state.position,
+                                                       self.colour_of(winner), winner)

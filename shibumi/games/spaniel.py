@@ -9,7 +9,7 @@ from ..game import Game, GameInfo, Outcome, State
 from ..geometry import NUM_POINTS
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, uniform_index
+from .placement import PLACE_MOVES, playable_points, sole_winner, uniform_index
 from .sploof import VisibleRuns
 
 #: The colours each player places, in order (the figure, as later recovered).
@@ -111,6 +111,15 @@ takes 15 turns, five each.
         balls = position.occupied.bit_count()
         return State(position, turn_of(balls),
                      self._result(position, move.point, move.colour, mover), move)
+
+    def winning_points(self, state) -> int:
+        """The line of three the winner completed (in whatever colour it is)."""
+        if sole_winner(state) is None:
+            return 0
+        position, out = state.position, 0
+        for colour in (WHITE, BLACK, RED):
+            out |= RUNS3.shown(position.mask(colour), position.occupied, self.cuts)
+        return out
 
     def state_from(self, position, to_move, extras):
         if extras:

@@ -11,7 +11,7 @@ from ..geometry import INTERIOR_MASK, NUM_POINTS, segments, sloped_runs
 from ..notation import point_name
 from ..position import BLACK, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, PlacementGame, playable_points, uniform_index
+from .placement import PLACE_MOVES, PlacementGame, playable_points, sole_winner, uniform_index
 
 #: The corner holes a1, g1, a7, g7.
 CORNERS = (1 << 0) | (1 << 3) | (1 << 12) | (1 << 15)
@@ -31,6 +31,15 @@ def _mask(points) -> int:
 LINES3: tuple[int, ...] = tuple(_mask(run) for run in segments(3) + sloped_runs(3))
 LINES3_THROUGH: tuple[tuple[int, ...], ...] = tuple(
     tuple(m for m in LINES3 if m >> p & 1) for p in range(NUM_POINTS))
+
+
+def held_lines(mine: int) -> int:
+    """The union of the lines of three wholly inside a set of points."""
+    out = 0
+    for m in LINES3:
+        if mine & m == m:
+            out |= m
+    return out
 
 
 def count_lines(mine: int) -> int:
@@ -156,6 +165,11 @@ its holder wins.
         return Outcome((winner,), f"{reason} ({scores[0]}-{scores[1]})",
                        scores=tuple(float(s) for s in scores),
                        ranking=((winner,), (1 - winner,)))
+
+    def winning_points(self, state) -> int:
+        """The winner's lines of three, the lines counted for them (0 if none)."""
+        winner = sole_winner(state)
+        return 0 if winner is None else held_lines(state.position.mask(self.colour_of(winner)))
 
     # -- text ---------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

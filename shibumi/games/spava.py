@@ -8,7 +8,8 @@ from ..geometry import LEVEL, LINES_THROUGH, NUM_POINTS, POINTS, points_of, segm
 from ..notation import Move
 from ..position import BLACK, RED, WHITE
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, playable_points, sole_winner
+from .spline import sum_lines
 
 COLOURS = (WHITE, BLACK)
 #: Red balls in a set: red is offered only while fewer than this are in play.
@@ -44,6 +45,16 @@ def _full_line(mine: int, point: int) -> bool:
 
 def _short_line(mine: int, point: int) -> bool:
     return any(mine & run == run for run in SHORT_RUNS_THROUGH[point])
+
+
+def short_lines(mine: int) -> int:
+    """The union of the losing-length runs held entirely in a mask."""
+    out = 0
+    for p in points_of(mine):
+        for run in SHORT_RUNS_THROUGH[p]:
+            if mine & run == run:
+                out |= run
+    return out
 
 
 def _decision(mine: int, points: int) -> str | None:
@@ -168,6 +179,14 @@ A full pyramid with neither is a draw.
         if decision == LOSS:
             return Outcome((1 - mover,), f"{name} made a line one ball short, and loses")
         return None
+
+    def winning_points(self, state: State) -> int:
+        """The winner's full lines; for a loss, the loser's line one ball short."""
+        winner = sole_winner(state)
+        if winner is None:
+            return 0
+        full = sum_lines(state.position.mask(COLOURS[winner]))
+        return full or short_lines(state.position.mask(COLOURS[1 - winner]))
 
     def state_from(self, position, to_move, extras):
         if position.red.bit_count() > RED_BALLS:

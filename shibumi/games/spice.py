@@ -13,7 +13,7 @@ from ..position import BLACK, WHITE, Position
 from ..registry import register
 from ..game import read_fields, write_fields
 from ..position import INTERIOR_REDS
-from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points
+from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points, sole_winner
 
 PLAYER_COLOURS = (WHITE, BLACK)
 FULL = (1 << NUM_POINTS) - 1
@@ -22,6 +22,20 @@ FULL = (1 << NUM_POINTS) - 1
 def group_sizes(position: Position, colour: int) -> list[int]:
     """Sizes of the visible groups of a colour, largest first."""
     return sorted((g.bit_count() for g in position.groups(colour)), reverse=True)
+
+
+def apex_off(position: Position) -> Position:
+    """The position as scored: the apex ball lifted off."""
+    if position.occupied >> APEX & 1:
+        position, _ = position.remove(APEX)
+    return position
+
+
+def largest_groups(position: Position, colour: int) -> tuple[int, int]:
+    """The size of the largest visible groups of a colour and their union (0, 0 with none)."""
+    groups = position.groups(colour)
+    best = max([0] + [g.bit_count() for g in groups])
+    return best, sum(g for g in groups if g.bit_count() == best)
 
 
 def largest_group(position: Position) -> int:
@@ -156,8 +170,7 @@ size matches the game is drawn.
 
     def score(self, position: Position) -> Outcome:
         """The outcome of a complete pyramid: apex off, then compare groups."""
-        if position.occupied >> APEX & 1:
-            position, _ = position.remove(APEX)
+        position = apex_off(position)
         sizes = [group_sizes(position, c) for c in PLAYER_COLOURS]
         scores = (float(sizes[0][0] if sizes[0] else 0), float(sizes[1][0] if sizes[1] else 0))
         if self.params["tiebreak"] == "draw":
@@ -170,6 +183,16 @@ size matches the game is drawn.
         return Outcome((winner,), f"{self.player_name(winner)} has the {how} "
                                   f"({int(scores[0])}-{int(scores[1])})",
                        scores, ((winner,), (1 - winner,)))
+
+    def winning_points(self, state) -> int:
+        """The winner's largest group, when the largest groups decided (apex off)."""
+        winner = sole_winner(state)
+        if winner is None:
+            return 0
+        position = apex_off(state.position)
+        (mine, groups), (theirs, _) = (largest_groups(position, PLAYER_COLOURS[p])
+                                       for p in (winner, 1 - winner))
+        return groups if mine > theirs else 0
 
     # -- text ----------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -12,7 +12,7 @@ from ..notation import PASS_MOVE, Move
 from ..position import BLACK, WHITE, Position, group_of
 from ..registry import register
 from ..game import read_fields, write_fields
-from .placement import playable_bits
+from .placement import playable_bits, sole_winner
 
 PLAYER_COLOURS = (WHITE, BLACK)
 
@@ -186,13 +186,23 @@ a draw.
             return []
         return self._moves(state.position, state.to_move) or [PASS_MOVE]
 
-    def united(self, position: Position, player: int) -> bool:
-        """True when all the player's balls form one group."""
+    def gathered(self, position: Position, player: int) -> int:
+        """All the player's balls when they form one group, else 0."""
         mine = position.mask(PLAYER_COLOURS[player])
         if not mine:
-            return False
+            return 0
         low = (mine & -mine).bit_length() - 1
-        return group_of(low, mine, position.occupied, self.params["visible"]) == mine
+        return mine if group_of(low, mine, position.occupied, self.params["visible"]) == mine \
+            else 0
+
+    def united(self, position: Position, player: int) -> bool:
+        """True when all the player's balls form one group."""
+        return bool(self.gathered(position, player))
+
+    def winning_points(self, state) -> int:
+        """The winner's gathered group (all their balls)."""
+        winner = sole_winner(state)
+        return 0 if winner is None else self.gathered(state.position, winner)
 
     def apply(self, state, move: Move):
         mover, ply = state.to_move, state.ply + 1

@@ -8,7 +8,7 @@ from ..geometry import APEX, BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, po
 from ..notation import Move, point_name
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES
+from .placement import PLACE_MOVES, sole_winner
 
 PLAYER_COLOURS = (WHITE, BLACK, RED)
 _UPPER = range(16, NUM_POINTS)
@@ -178,6 +178,10 @@ sixteenth move. The player whose colour sits on the apex wins.
             return None
         owner = PLAYER_COLOURS.index(apex)
         return Outcome((owner,), f"{self.player_name(owner)} owns the apex")
+
+    def winning_points(self, state: State) -> int:
+        """The apex, whose colour won."""
+        return 0 if sole_winner(state) is None else 1 << APEX
 
     def stacks_after(self, position: Position, point: int, colour: int) -> list[tuple[int, int]]:
         """The automatic placements a ball of `colour` on hole `point` would set off."""

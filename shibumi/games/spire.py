@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import APEX, NUM_POINTS, SUPPORT_MASK
-from ..notation import PASS, PASS_MOVE, Move, point_name
+from ..notation import PASS, PASS_MOVE, PLACE, Move, point_name
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, playable_points, sole_winner
 
 #: The 14 small pyramids of five points: an upper point and the square it rests on.
 #: Every 2x2 square of any level is the base of exactly one of them.
@@ -193,6 +193,16 @@ puts a ball of their own colour on the apex wins.
 
     def length(self, state: SpireState) -> int:
         return state.ply
+
+    def winning_points(self, state) -> int:
+        """The winning ball: the apex in the update variant, else the last ball placed
+        (0 when the loser was stuck, or the last ball is unknown)."""
+        winner, last = sole_winner(state), state.last
+        if winner is None:
+            return 0
+        if self.update:
+            return 1 << APEX if state.position.colour_at(APEX) == OWN[winner] else 0
+        return 1 << last.point if last is not None and last.kind == PLACE else 0
 
     # -- text ----------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -6,7 +6,7 @@ from ..game import GameInfo, Outcome, State
 from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..errors import UnknownGameError
 from ..registry import register
-from .placement import PlacementGame
+from .placement import PlacementGame, sole_winner
 
 
 @register
@@ -76,16 +76,26 @@ other wins instead (White+Black: White, Black+Red: Black, Red+White: Red).
         """The player who wins a line of two colours (given as player indices)."""
         return second if (first + self._step) % 3 == second else first
 
-    def _line_winners(self, position, lines) -> set[int]:
+    def _decisive_lines(self, position, lines):
+        """(line, the player it wins for) for each full line of exactly two colours."""
         occupied = position.occupied
         masks = (position.white, position.black, position.red)
-        winners = set()
         for line in lines:
             if occupied & line == line:
                 present = [p for p in range(3) if masks[p] & line]
                 if len(present) == 2:
-                    winners.add(self.pair_winner(*present))
-        return winners
+                    yield line, self.pair_winner(*present)
+
+    def _line_winners(self, position, lines) -> set[int]:
+        return {winner for _, winner in self._decisive_lines(position, lines)}
+
+    def winning_points(self, state: State) -> int:
+        """The two-coloured lines that go to the winner."""
+        winner, out = sole_winner(state), 0
+        for line, owner in self._decisive_lines(state.position, LINE_MASKS):
+            if owner == winner:
+                out |= line
+        return out
 
     def _decide(self, winners, mover) -> Outcome | None:
         if not winners:

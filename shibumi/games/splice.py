@@ -8,7 +8,7 @@ from ..geometry import BOARD_MASK, LINE_MASKS, LINES_THROUGH, NUM_POINTS, SUPPOR
 from ..notation import Move
 from ..position import BLACK, RED, WHITE
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, playable_points, sole_winner
 
 COLOURS = (WHITE, BLACK)
 #: Red balls in a set: red is offered only while fewer than this are in play.
@@ -24,11 +24,19 @@ def blocked(position) -> bool:
     return not any(SUPPORT_MASK[p] & red for p in playable_points(position.occupied))
 
 
+def mixed_lines(position, colour: int, lines=LINE_MASKS) -> int:
+    """The union of `lines` full of `colour` and red balls, with at least one of each."""
+    own, red = position.mask(colour), position.red
+    allowed, out = own | red, 0
+    for line in lines:
+        if allowed & line == line and own & line and red & line:
+            out |= line
+    return out
+
+
 def mixed_line(position, colour: int, lines=LINE_MASKS) -> bool:
     """Is one of `lines` full of `colour` and red balls, with at least one of each?"""
-    own, red = position.mask(colour), position.red
-    allowed = own | red
-    return any(allowed & line == line and own & line and red & line for line in lines)
+    return bool(mixed_lines(position, colour, lines))
 
 
 @register
@@ -124,6 +132,11 @@ line when the pyramid is full, or when no ball can be placed any more.
         if blocked(position):
             return Outcome((), "all 16 red balls are in play and no ball can be placed")
         return None
+
+    def winning_points(self, state: State) -> int:
+        """The winner's lines of their colour and red."""
+        winner = sole_winner(state)
+        return 0 if winner is None else mixed_lines(state.position, COLOURS[winner])
 
     def state_from(self, position, to_move, extras):
         if position.red.bit_count() > RED_BALLS:

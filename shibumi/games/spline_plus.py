@@ -12,7 +12,7 @@ from ..mechanics import KO, NONE, SUPERKO, relocate, relocations, repeats
 from ..notation import PLACE, Move
 from ..position import BLACK, WHITE, Position, playable_mask
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, uniform_index
+from .placement import PLACE_MOVES, playable_points, sole_winner, uniform_index
 
 COLOURS = (WHITE, BLACK)
 #: Balls of each colour in a set: a player with this many in play can only move.
@@ -32,6 +32,15 @@ def longest_line(mine: int) -> int:
         if mine & line == line:
             best = max(best, line.bit_count())
     return best
+
+
+def longest_lines(mine: int) -> int:
+    """The union of the longest full-length lines inside a mask (0 when none)."""
+    best, out = longest_line(mine), 0
+    for line in LINE_MASKS:
+        if mine & line == line and line.bit_count() == best:
+            out |= line
+    return out
 
 
 _PLAYABLE: dict[int, int] = {}
@@ -339,6 +348,11 @@ loses.
         if mine > theirs:
             return Outcome((mover,), f"{name}'s line of {mine} beats {other}'s line of {theirs}")
         return Outcome((1 - mover,), f"{other}'s line of {theirs} beats {name}'s line of {mine}")
+
+    def winning_points(self, state: State) -> int:
+        """The winner's longest lines: the lines the outcome compared (0 when stuck)."""
+        winner = sole_winner(state)
+        return 0 if winner is None else longest_lines(state.position.mask(COLOURS[winner]))
 
     # -- text --------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -14,7 +14,7 @@ from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, points_of, touching_runs
 from ..notation import Move
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
 from ..registry import register
-from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points
+from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points, sole_winner
 
 _OVERPASS = {(a, b): over for a, b, over in CONTACTS}
 
@@ -38,7 +38,8 @@ class VisibleRuns:
             tuple(r for r in runs if r[0] >> p & 1) for p in range(NUM_POINTS))
 
     @staticmethod
-    def _seen(runs, mine: int, occupied: int, overpass_cuts: bool) -> bool:
+    def _visible(runs, mine: int, occupied: int, overpass_cuts: bool):
+        """Yield the masks of the `runs` seen in the colour mask `mine`."""
         hidden = None
         for mask, overs in runs:
             if mine & mask != mask:
@@ -49,12 +50,22 @@ class VisibleRuns:
                 continue
             if overpass_cuts and any(occupied & o == o for o in overs):
                 continue
-            return True
-        return False
+            yield mask
+
+    @classmethod
+    def _seen(cls, runs, mine: int, occupied: int, overpass_cuts: bool) -> bool:
+        return any(cls._visible(runs, mine, occupied, overpass_cuts))
 
     def seen(self, mine: int, occupied: int, overpass_cuts: bool = True) -> bool:
         """Whether any run of the colour mask `mine` is seen from above."""
         return self._seen(self.runs, mine, occupied, overpass_cuts)
+
+    def shown(self, mine: int, occupied: int, overpass_cuts: bool = True) -> int:
+        """The union of the runs of the colour mask `mine` seen from above."""
+        out = 0
+        for mask in self._visible(self.runs, mine, occupied, overpass_cuts):
+            out |= mask
+        return out
 
     def seen_through(self, point: int, mine: int, occupied: int,
                      overpass_cuts: bool = True) -> bool:
@@ -208,6 +219,14 @@ nowhere to place it) and no red ball can be taken.
             return state
         return SploofState(state.position, state.to_move, result, state.last,
                            state.stock, state.bag)
+
+    def winning_points(self, state) -> int:
+        """The winner's lines of four seen from above (0 for a player left stuck)."""
+        winner = sole_winner(state)
+        if winner is None:
+            return 0
+        position = state.position
+        return RUNS4.shown(position.mask(PLAYER_COLOURS[winner]), position.occupied, self.cuts)
 
     # -- text ---------------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -13,7 +13,7 @@ from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
 from ..notation import ENTER, PASS_MOVE, REMOVE, Move, point_name
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
 from ..registry import register
-from .placement import REMOVE_MOVES
+from .placement import REMOVE_MOVES, sole_winner
 from ..game import read_fields, write_fields
 
 PLAYER_COLOURS = (WHITE, BLACK)
@@ -103,14 +103,19 @@ def resting_on(dropped: int) -> int:
     return mask
 
 
-def united(position: Position, colour: int) -> bool:
-    """True when every visible ball of the colour is in one visibly connected group."""
+def gathered(position: Position, colour: int) -> int:
+    """The visible balls of the colour when they form one visibly connected group, else 0."""
     occupied = position.occupied
     mine = position.mask(colour) & ~hidden_mask(occupied)
     if not mine:
-        return False
+        return 0
     low = (mine & -mine).bit_length() - 1
-    return group_of(low, mine, occupied) == mine
+    return mine if group_of(low, mine, occupied) == mine else 0
+
+
+def united(position: Position, colour: int) -> bool:
+    """True when every visible ball of the colour is in one visibly connected group."""
+    return bool(gathered(position, colour))
 
 
 @dataclass(frozen=True)
@@ -356,6 +361,11 @@ both players' groups, the mover wins. If neither player can move, or after
                 return Outcome((player,), f"{self.player_name(player)} gathered all "
                                "their visible balls into one group")
         return None
+
+    def winning_points(self, state) -> int:
+        """The winner's gathered group (all their visible balls)."""
+        winner = sole_winner(state)
+        return 0 if winner is None else gathered(state.position, PLAYER_COLOURS[winner])
 
     def transform_state(self, state, perm):
         state = super().transform_state(state, perm)

@@ -10,8 +10,8 @@ from ..geometry import NUM_POINTS, points_of
 from ..notation import PASS_MOVE, Move
 from ..position import INTERIOR_REDS, Position, group_of
 from ..registry import register
-from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_points
-from .span import GOALS
+from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_points, sole_winner
+from .span import GOALS, joining_groups, joins
 
 @dataclass(frozen=True)
 class SponnectState(State):
@@ -79,17 +79,23 @@ group, so the game cannot end without a winner.
         With ``point``, only the group through that point is looked at.
         """
         mine = position.mask(PLAYER_COLOURS[player])
-        first, second = GOALS[player]
+        first = GOALS[player][0]
         starts = [point] if point is not None else points_of(mine & first)
         seen = 0
         for p in starts:
             if seen >> p & 1:
                 continue
             group = group_of(p, mine, position.occupied)
-            if group & first and group & second:
+            if joins(group, player):
                 return True
             seen |= group
         return False
+
+    def winning_points(self, state) -> int:
+        """The winner's group that joins their two sides."""
+        winner = sole_winner(state)
+        return 0 if winner is None else joining_groups(state.position,
+                                                       PLAYER_COLOURS[winner], winner)
 
     def _win(self, player: int) -> Outcome:
         return Outcome((player,), f"{self.player_name(player)} joined both sides")

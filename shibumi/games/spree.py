@@ -10,19 +10,26 @@ from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..notation import CHOOSE, Move
 from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, playable_points, sole_winner
 
 CHOICES = {c: Move.choose(c) for c in (WHITE, BLACK, RED)}
 
 
-def winning_line(position, lines=LINE_MASKS) -> bool:
-    """Is one of `lines` full of white and red, or of black and red, with some non-red ball?"""
-    red = position.red
+def winning_lines(position, lines=LINE_MASKS) -> int:
+    """The union of `lines` full of white and red, or of black and red, with some
+    non-red ball."""
+    red, out = position.red, 0
     for colour in (position.white, position.black):
         allowed = colour | red
-        if any(allowed & line == line and colour & line for line in lines):
-            return True
-    return False
+        for line in lines:
+            if allowed & line == line and colour & line:
+                out |= line
+    return out
+
+
+def winning_line(position, lines=LINE_MASKS) -> bool:
+    """Is one of `lines` full of white and red, or of black and red, with some non-red ball?"""
+    return bool(winning_lines(position, lines))
 
 
 @dataclass(frozen=True)
@@ -113,6 +120,10 @@ such a line is a draw.
         if position.occupied.bit_count() == NUM_POINTS:
             return Outcome((), "the pyramid is complete")
         return None
+
+    def winning_points(self, state: State) -> int:
+        """The completed line (white and red, or black and red)."""
+        return 0 if sole_winner(state) is None else winning_lines(state.position)
 
     # -- text --------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -13,7 +13,7 @@ from ..notation import MOVE, PASS, PASS_MOVE, Move
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position
 from ..registry import register
 from ..game import read_fields, write_fields
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, playable_points, sole_winner
 
 PLAYER_COLOURS = (WHITE, BLACK)
 SUPPLY = 16
@@ -233,9 +233,21 @@ A player with no legal move passes. If neither player can move, or after
         return SpyramidState(position, 1 - mover, self._conclude(position, 1 - mover, ply),
                              move, ply)
 
+    def held_pyramids(self, position: Position, colour: int) -> int:
+        """The union of the pyramids whose five corners all hold `colour`."""
+        mine, out = position.mask(colour), 0
+        for p in self.pyramids:
+            if mine & p == p:
+                out |= p
+        return out
+
     def has_pyramid(self, position: Position, colour: int) -> bool:
-        mine = position.mask(colour)
-        return any(mine & p == p for p in self.pyramids)
+        return bool(self.held_pyramids(position, colour))
+
+    def winning_points(self, state) -> int:
+        """The corners of the winner's pyramid."""
+        winner = sole_winner(state)
+        return 0 if winner is None else self.held_pyramids(state.position, PLAYER_COLOURS[winner])
 
     def _conclude(self, position: Position, to_move: int, ply: int) -> Outcome | None:
         """The outcome with `to_move` next: the last mover's pyramid first, then the
