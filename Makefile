@@ -3,9 +3,10 @@
 #   make test         builds the book, installs chromium if missing, runs every test but the slow ones
 #                     (extra args: make test PYTEST_ARGS="-k spline")
 #   make test-slow    the exhaustive / long checks (pytest -m slow)
-#   make bench        benchmarks/bench.py
+#   make bench        benchmarks/bench.py: every game's playouts and MCTS speed
+#   make bench-browser  benchmarks/browser.py: the board in chromium (start-up, AI reply, speed)
 #   make book         build the rule book into _build/html, warnings are errors
-#   make serve        build the book if needed, serve it and live play on http://127.0.0.1:8000/ (PORT=...)
+#   make serve        build the book if needed and serve it (static files) on http://127.0.0.1:8000/ (PORT=...)
 #   make chromium     install Debian's chromium for the browser tests if it is missing
 #   make lock         re-resolve requirements.txt into requirements.lock
 #   make clean        remove build outputs and caches (keeps .venv); distclean also removes .venv
@@ -41,9 +42,11 @@ PORT ?= 8000
 
 # One build at a time: two at once on a stale book collide in the notebook cache,
 # so each takes _build/.lock (flock, util-linux) and a second one waits.
-BOOK_BUILD := mkdir -p _build && flock _build/.lock $(VENV)/bin/jupyter-book build . --all -W -n --keep-going
+# The boards in the pages run the engine packed by tools/pack_engine.py (_build/engine).
+BOOK_BUILD := mkdir -p _build && flock _build/.lock sh -c '$(VPY) tools/pack_engine.py && \
+  $(VENV)/bin/jupyter-book build . --all -W -n --keep-going' 
 BOOK_INDEX := _build/html/index.html
-BOOK_SOURCES := _config.yml _toc.yml $(shell find book notebooks -type f -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
+BOOK_SOURCES := _config.yml _toc.yml tools/pack_engine.py $(shell find book notebooks -type f -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
 ENGINE_SOURCES := $(shell find shibumi -name '*.py' 2>/dev/null)
 # The widget JavaScript and MathJax, from the npm registry (tools/fetch_js.py).
 VENDOR_STAMP := _vendor/.stamp
@@ -53,7 +56,7 @@ CHROMIUM := /usr/bin/chromium
 DROP_STALE_CACHE = if [ -d _build/.jupyter_cache ] && [ -n "$$(find shibumi -name '*.py' -newer _build/.jupyter_cache)" ]; then \
   echo "engine changed since the last build: executing every page again"; rm -rf _build/.jupyter_cache; fi
 
-.PHONY: help venv test test-slow bench book serve chromium lock check-pins clean distclean
+.PHONY: help venv test test-slow bench bench-browser book serve chromium lock check-pins clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -88,6 +91,9 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py $(BENCH_ARGS)
+
+bench-browser: $(STAMP) $(BOOK_INDEX) chromium
+	$(VPY) benchmarks/browser.py $(BENCH_ARGS)
 
 $(VENDOR_STAMP): tools/fetch_js.py tools/widgets/require-config.js
 	python3 tools/fetch_js.py

@@ -34,13 +34,17 @@ from .interaction import Table
 from .notation import FILES, point_name, square_of
 from .registry import all_games, load
 
-__all__ = ["handle", "geometry", "games"]
+__all__ = ["handle", "geometry", "games", "playout_rate"]
 
 #: The scene's units: ball radius 0.5, holes one unit apart, y up, the board's
 #: top face at y = 0 and rank 1 nearest +z (as in shibumi.views.three).
 BALL_RADIUS, BALL_HEIGHT, BOARD_SIZE, BOARD_THICKNESS, HOLE_RADIUS = 0.5, 0.4, 4.5, 0.3, 0.3
 #: At most this many boards on a page (each holds a game).
 MAX_BOARDS = 100
+
+#: What a fresh board says before the first move.
+OPENING_HINT = ("Click a marked point to play there (a ball, to move or remove it); "
+                "drag to turn the pyramid.")
 
 _tables: dict[str, Table] = {}
 
@@ -102,7 +106,8 @@ def _open(args: dict) -> dict:
     seed = args.get("seed")
     table = Table(game, seats=args.get("seats"), ai=args.get("strength", "medium"),
                   seed=seed if isinstance(seed, int) else None, record=args.get("record"))
-    table.reveal() if not table.covered else None
+    if not table.covered and not table.ai_due:
+        table.message = OPENING_HINT
     _tables[key] = table
     return {"view": _view(key, table), "geometry": geometry(), "games": games()}
 
@@ -125,22 +130,28 @@ def _acting(action):
 
 
 def _random(table: Table, args: dict) -> None:
-    """Play a uniformly random option of the awaited seat (tests and demos)."""
-    if table.covered:
-        table.reveal()
-    if table.ai_due:
-        table.ai_step(version=args.get("version"))
-        return
-    options = table.options()
-    if options:
-        rng = random.Random(args.get("seed"))
-        table.choose(rng.randrange(len(options)), version=args.get("version"))
+    """Play ``count`` (default 1, at most 10,000) uniformly random options of the
+    awaited seats, AI seats answering as usual (tests and demos)."""
+    rng = random.Random(args.get("seed"))
+    version = args.get("version")
+    for _ in range(max(1, min(int(args.get("count", 1)), 10_000))):
+        if table.match.is_over():
+            return
+        if table.covered:
+            table.reveal()
+            version = table.version if version is not None else None
+        if table.ai_due:
+            table.ai_step(version=version)
+        else:
+            options = table.options()
+            if not options or table.choose(rng.randrange(len(options)), version=version) is None:
+                return
+        version = table.version if version is not None else None
 
 
-def _bench(args: dict) -> dict:
-    """Random playouts a second in this interpreter, for ``seconds``."""
-    game = load(args.get("game", "spline"))
-    seconds = min(float(args.get("seconds", 2.0)), 30.0)
+def playout_rate(game, seconds: float) -> dict:
+    """Random playouts from the start in about ``seconds`` in this interpreter
+    (the browser benchmark compares the page's figure with native CPython's)."""
     rng = random.Random(1)
     start = game.initial_state(rng)
     count, began = 0, time.perf_counter()
@@ -148,6 +159,10 @@ def _bench(args: dict) -> dict:
         game.random_playout(start, rng)
         count += 1
     return {"playouts": count, "seconds": time.perf_counter() - began}
+
+
+def _bench(args: dict) -> dict:
+    return playout_rate(load(args.get("game", "spline")), min(float(args.get("seconds", 2.0)), 30.0))
 
 
 _OPS = {

@@ -1,23 +1,17 @@
 """Browser checks with Debian's chromium, driven by Playwright (never a downloaded browser).
 
 Shared by the browser tests: launching chromium, serving a folder on
-127.0.0.1, starting the live server, and watching a page for console errors
-and failed requests.
+127.0.0.1, and watching a page for console errors and failed requests.
 """
 from __future__ import annotations
 
 import contextlib
-import functools
-import http.server
 import pathlib
 import shutil
 import socket
-import subprocess
 import sys
 import tempfile
 import threading
-import time
-import urllib.request
 
 import pytest
 
@@ -29,16 +23,6 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync"]
-
-#: Console errors of the live (Voila) pages that are harmless, each with the reason.
-#: The book's static pages have none.  Keep it short.
-LIVE_EXPLAINED_ERRORS: dict[str, str] = {
-    "Cannot read properties of undefined (reading 'Config')":
-        "Voila's front end configures MathJax 2 (MathJax.Hub.Config) at the address it "
-        "is given; tools/serve.py gives it the book's own MathJax 3 rather than a CDN "
-        "the machine cannot reach. The play page has no formulas, so nothing is lost.",
-}
-
 
 def require_book() -> pathlib.Path:
     if not (BOOK / "index.html").is_file():
@@ -103,13 +87,12 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def static_server(directory: pathlib.Path):
-    """Serve a folder on 127.0.0.1 (quietly); yields the base address."""
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
+    """Serve a folder on 127.0.0.1 with the server of ``make serve`` (static
+    files only), quietly; yields the base address."""
+    sys.path.insert(0, str(ROOT / "tools"))
+    from serve import make_server
 
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    server = make_server(directory, 0, quiet=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -117,36 +100,6 @@ def static_server(directory: pathlib.Path):
     finally:
         server.shutdown()
         server.server_close()
-
-
-@contextlib.contextmanager
-def live_server(timeout: float = 90.0):
-    """`tools/serve.py` (book and Voila) on a free port; yields the base address."""
-    port = free_port()
-    log = tempfile.TemporaryFile()
-    process = subprocess.Popen([sys.executable, str(ROOT / "tools" / "serve.py"),
-                                "--port", str(port)], cwd=ROOT, stdout=log, stderr=log)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/book/index.html", timeout=5):
-                    break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    pytest.fail("the live server did not start:\n"
-                                + log.read().decode(errors="replace")[-3000:])
-                time.sleep(0.5)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-        log.close()
 
 
 def screenshot(page, name: str) -> pathlib.Path:

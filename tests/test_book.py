@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from shibumi.book import Chapter, chapter_path, game_module, live_url
+from shibumi.book import Chapter, board_html, chapter_path, game_module
 from shibumi.registry import all_games
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -16,7 +16,7 @@ GAMES = [cls() for cls in all_games()]
 PARTS = [("## Rules", "ch.rules()"), ("## The start", "ch.start("),
          ("## Worked examples", "ch.show("), ("## Strategy", None),
          ("## Rules notes", "ch.notes()"), ("## By the numbers", None),
-         ("## Play", "ch.live()")]
+         ("## Play", "ch.board()")]
 
 
 def toc_files() -> list[str]:
@@ -68,7 +68,11 @@ def test_every_chapter_is_under_its_familys_part(game):
 
 def test_chapter_names_and_links():
     assert chapter_path("spline+") == "book/games/spline_plus.md"
-    assert live_url("splade") == "/voila/render/play.ipynb?game=splade"
+    html = board_html("splade", record="a1")
+    assert 'class="shibumi-board"' in html and 'data-game="splade"' in html
+    assert 'data-record="Wa1"' not in html and 'data-record="a1"' in html
+    with pytest.raises(Exception):
+        board_html("spline", record="a1 a1")             # a wrong record fails the build
 
 
 def test_card_rules_and_notes_come_from_the_game():

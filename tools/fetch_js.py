@@ -51,7 +51,25 @@ PACKAGES = {
         {"package/es5/tex-mml-chtml.js": "mathjax/tex-mml-chtml.js",
          "package/LICENSE": "mathjax/LICENSE.txt",
          "package/es5/output/chtml/fonts/woff-v2/": "mathjax/output/chtml/fonts/woff-v2/"}),
+    # The in-page board: three.js draws it (three.module.js imports three.core.js).
+    "three@0.187.0": (
+        "sha512-Qiu7R+Cmh8CstZsY1uJOSWnVlfo7ZtNLV7mF8Jltk3LB3AtDu9cRZlcnRKkAk8Y4z6KKw35z7Y7Urd7jWY8etA==",
+        {"package/build/three.module.js": "board/three.module.js",
+         "package/build/three.core.js": "board/three.core.js",
+         "package/examples/jsm/controls/OrbitControls.js": "board/OrbitControls.js",
+         "package/LICENSE": "board/LICENSE.three.txt"}),
+    # ... and the engine runs beside it in WebAssembly CPython (standard library only).
+    "pyodide@314.0.7": (
+        "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==",
+        {"package/pyodide.mjs": "pyodide/pyodide.mjs",
+         "package/pyodide.asm.mjs": "pyodide/pyodide.asm.mjs",
+         "package/pyodide.asm.wasm": "pyodide/pyodide.asm.wasm",
+         "package/python_stdlib.zip": "pyodide/python_stdlib.zip",
+         "package/pyodide-lock.json": "pyodide/pyodide-lock.json"}),
 }
+#: Imports rewritten on the way: the page has no import map, so the bare
+#: specifier 'three' becomes the file beside it.
+REWRITES = {"board/OrbitControls.js": ((b"from 'three'", b"from './three.module.js'"),)}
 #: Files taken from a folder entry: fonts only.
 FOLDER_SUFFIXES = (".eot", ".svg", ".ttf", ".woff", ".woff2")
 
@@ -105,6 +123,11 @@ def extract(tgz: pathlib.Path, files: dict, dest: pathlib.Path) -> int:
             else:
                 continue
             data = tar.extractfile(member).read()
+            for target in _as_tuple(targets):
+                for old, new in REWRITES.get(target, ()):
+                    if old not in data:
+                        raise FetchError(f"{tgz.name}: {target} no longer holds {old!r}")
+                    data = data.replace(old, new)
             for target in _as_tuple(targets):
                 (dest / target).parent.mkdir(parents=True, exist_ok=True)
                 (dest / target).write_bytes(data)

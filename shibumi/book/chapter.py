@@ -5,8 +5,8 @@
 load('spline')
 >>> chapter_path("spline+")
 'book/games/spline_plus.md'
->>> live_url("spline")
-'/voila/render/play.ipynb?game=spline'
+>>> print(board_html("spline", record="Wc3"))
+<div class="shibumi-board" data-game="spline" data-record="Wc3"><p class="shibumi-board-wait">Loading the board…</p></div>
 >>> final = ch.play("c3 c5 e3 e5")
 >>> final.position.text()
 '..../.BB./.WW./....|.../.../...|../..|.'
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import html
 import textwrap
-from urllib.parse import quote
 
 from ..analysis import self_play
 from ..game import SIMULTANEOUS, Game, Match, State
@@ -43,10 +42,21 @@ def chapter_path(name_or_game) -> str:
     return f"book/games/{game_module(name_or_game)}.md"
 
 
-def live_url(name_or_game) -> str:
-    """The address of a game's live page on the server that ``make serve`` starts."""
+def board_html(name_or_game, record: str | None = None, caption: str = "",
+               choose: bool = False) -> str:
+    """The HTML of a board that plays in the page (``book/_extra/board/board.js``).
+
+    ``record`` starts it from a position reached in play ("play on from
+    here"); ``choose`` adds a list of every game (the Play page).
+    """
     game = name_or_game if isinstance(name_or_game, Game) else load(name_or_game)
-    return f"/voila/render/play.ipynb?game={quote(game_module(game))}"
+    if record is not None:
+        game.new_match(record=record)           # a wrong record fails the build
+    attrs = {"data-game": game_module(game), "data-record": record,
+             "data-caption": caption or None, "data-choose": "1" if choose else None}
+    shown = "".join(f' {k}="{html.escape(v)}"' for k, v in attrs.items() if v is not None)
+    return (f'<div class="shibumi-board"{shown}><p class="shibumi-board-wait">'
+            'Loading the board…</p></div>')
 
 
 def _as_position(thing) -> Position:
@@ -240,12 +250,16 @@ class Chapter:
         plt.show()
         plt.close(fig)
 
-    # -- live ------------------------------------------------------------------
-    def live(self):
-        """A link to the live page where this game can be played against the AI."""
+    # -- play ------------------------------------------------------------------
+    def board(self, moves: str = "", caption: str = ""):
+        """A board to play on in the page, from the start or after ``moves``
+        (space-separated, checked by the rules): "play on from here"."""
         from IPython.display import HTML
 
-        url = live_url(self.game)
-        return HTML(f'<p class="shibumi-live"><a href="{html.escape(url)}">Play '
-                    f'{html.escape(self.info.name)} live</a> (against the AI or a '
-                    f'friend; needs the server started by <code>make serve</code>).</p>')
+        record = None
+        if moves:
+            match = self.game.new_match(seed=SEED)
+            for text in moves.split():
+                match.push(text)
+            record = match.record()
+        return HTML(board_html(self.game, record=record, caption=caption))
