@@ -5,10 +5,13 @@ let shared = null;
 
 class EngineClient {
   constructor() {
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    // The page's loader (_static/shibumi-boards.js) may have started it already.
+    this.worker = (typeof window !== "undefined" && window.shibumiWorker)
+      || new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     this.pending = new Map();
     this.next = 1;
-    this.startup = null;           // milliseconds the engine took to start, once known
+    // milliseconds the engine took to start, once known
+    this.startup = (typeof window !== "undefined" && window.shibumiEngineStartup && window.shibumiEngineStartup.started) || null;
     this.worker.onmessage = (event) => {
       const { id, reply } = event.data;
       if (id === 0) { this.startup = reply.started; return; }
