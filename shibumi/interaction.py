@@ -219,6 +219,19 @@ _DIAGRAM_ROW = re.compile(r"^[1-7](\s|$)")
 _TURN = re.compile(r"^[\w' ]{1,40} to move\b")
 
 
+_HIDDEN_DRAW = "a hidden draw"
+
+
+def _draws(texts: list[str]) -> list[str]:
+    """Chance draws for the history: a deal of many hidden draws in a few words."""
+    hidden = texts.count(_HIDDEN_DRAW)
+    if hidden > 1:
+        return [f"{hidden} hidden draws"] + [t for t in texts if t != _HIDDEN_DRAW]
+    if len(texts) > 4:
+        return ["drawn " + " ".join(t.split(" ", 1)[1] for t in texts)]
+    return texts
+
+
 def _number(x: float) -> str:
     return f"{x:g}"
 
@@ -670,7 +683,7 @@ class Table:
         for move, before in hist[same:]:
             mover = self.game.current_player(before)
             if mover == CHANCE:
-                text = "chance: ?" if hide_chance else f"chance: {move.text()}"
+                text = _HIDDEN_DRAW if hide_chance else f"drawn {move.text().lstrip('=')}"
             elif isinstance(move, tuple):
                 text = ", ".join(
                     f"{self.game.player_name(p)} "
@@ -685,10 +698,10 @@ class Table:
             if self.game.current_player(before) == CHANCE:
                 pending.append(text)
                 continue
-            out.append({"number": len(out) + 1, "text": "; ".join(pending + [text])})
+            out.append({"number": len(out) + 1, "text": "; ".join(_draws(pending) + [text])})
             pending = []
         if pending:
-            out.append({"number": len(out) + 1, "text": "; ".join(pending)})
+            out.append({"number": len(out) + 1, "text": "; ".join(_draws(pending))})
         return out
 
     def last_points(self) -> list[int]:
