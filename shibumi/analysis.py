@@ -191,14 +191,17 @@ class SelfPlayStats:
     """Random self-play, game by game: what the rule book's "by the numbers" shows.
 
     ``lengths[i]`` is the number of actions of game ``i``; ``winners[i]`` its
-    winning players (empty for a draw); ``branching[k]`` the number of choices
-    met at action ``k``, over every game that lasted that long.
+    winning players (empty for a draw, or an unsolved solitaire); ``scores[i]``
+    its ``outcome.scores`` (None for games that do not score); ``branching[k]``
+    the number of choices met at action ``k``, over every game that lasted that
+    long.
     """
     game: str
     seed: int
     lengths: list[int] = field(default_factory=list)
     winners: list[tuple[int, ...]] = field(default_factory=list)
     branching: list[list[int]] = field(default_factory=list)
+    scores: list[tuple[float, ...] | None] = field(default_factory=list)
 
     @property
     def games(self) -> int:
@@ -207,6 +210,15 @@ class SelfPlayStats:
     @property
     def draws(self) -> int:
         return sum(1 for w in self.winners if not w)
+
+    @property
+    def fixed_length(self) -> int | None:
+        """The length of every game, when all games had the same; else None."""
+        return self.lengths[0] if self.lengths and len(set(self.lengths)) == 1 else None
+
+    def player_scores(self, player: int = 0) -> list[float]:
+        """The player's score in each game that has one (a solitaire's score: player 0)."""
+        return [s[player] for s in self.scores if s is not None and len(s) > player]
 
     def win_rate(self, player: int) -> float:
         """Share of games the player won (a shared win counts for each winner)."""
@@ -234,6 +246,9 @@ def self_play(game: Game, games: int = 300, seed: int = 0,
     >>> stats = self_play(load('spline'), games=20, seed=1)
     >>> stats.games, stats.branching[0][0]
     (20, 16)
+    >>> solitaire = self_play(load('spuzzle'), games=5, seed=1)
+    >>> solitaire.player_scores(0) == [float(n) for n in solitaire.lengths]
+    True
     """
     rng = random.Random(seed)
     stats = SelfPlayStats(game=repr(game), seed=seed)
@@ -257,5 +272,7 @@ def self_play(game: Game, games: int = 300, seed: int = 0,
                 stats.branching[k].append(_branching(game, state))
                 state = game.random_step(state, rng)
         stats.lengths.append(game.length(state) - start)
-        stats.winners.append(tuple(game.outcome(state).winners))
+        outcome = game.outcome(state)
+        stats.winners.append(tuple(outcome.winners))
+        stats.scores.append(tuple(outcome.scores) if outcome.scores is not None else None)
     return stats

@@ -77,8 +77,10 @@ def test_chapter_names_and_links():
 
 def test_card_rules_and_notes_come_from_the_game():
     ch = Chapter("spinimax")
-    card = ch.card().data
-    for value in (ch.info.designer, ch.info.year, "| **Players** | 3 |", ch.info.family):
+    assert ch.card() is None                     # the card displays itself
+    card = ch.card_html()
+    for value in (ch.info.designer, ch.info.year, '<th scope="row">Players</th><td>3</td>',
+                  ch.info.family):
         assert value in card
     assert ch.rules().data.strip() == ch.game.rules.strip()
     assert ch.notes().data.strip() == ch.game.notes.strip()

@@ -15,7 +15,9 @@ load('spline')
 from __future__ import annotations
 
 import html
+import re
 import textwrap
+from collections import Counter
 
 from ..analysis import self_play
 from ..game import SIMULTANEOUS, Game, Match, State
@@ -29,6 +31,53 @@ SEED = 2026
 _BAR_COLOURS = {"White": "#f4f1ea", "Black": "#333333", "Red": "#c0392b", "draw": "#bdc3c7"}
 #: Random games behind each chapter's "by the numbers".
 GAMES = 1000
+#: Bar colours of the "solved or not" plot of a solitaire.
+_SOLVED_COLOURS = {"solved": "#1f618d", "not solved": "#bdc3c7"}
+
+#: A few words on each option of a game, for the card's "For programmers" box
+#: (the rules notes explain them to players without the engine's names).
+OPTION_WORDS: dict[str, dict[str, str]] = {
+    "spline": {"count_hidden": "balls hidden under level 2 still count in lines; "
+                               "False counts only the balls seen from above"},
+    "spline_plus": {"cycle": "'superko' forbids any turn that recreates an earlier position, "
+                             "'ko' only the position its mover left last time, "
+                             "'none' keeps the book's text alone"},
+    "spava": {"forbid_losing": "True forbids a move that would lose (a line one short), "
+                               "as long as the player has another"},
+    "splade": {"winner": "'after': the colour that moves right after the other wins the line; "
+                         "'before': the colour right before it"},
+    "sploof": {"overpass_cuts": "a contact crossed by two touching balls above breaks a line; "
+                                "False only asks for the four balls to be seen"},
+    "spaniel": {"overpass_cuts": "a contact crossed by two touching balls above breaks a line; "
+                                 "False only asks for the three balls to be seen"},
+    "spight": {"visible": "groups join only by contacts seen from above; "
+                          "False counts every physical contact",
+               "move_limit": "actions without a winner before the game is drawn (at most 200)"},
+    "spice": {"tiebreak": "'next' breaks a tie with the second largest groups, and so on; "
+                          "'draw' makes any tie in the largest group a draw"},
+    "spaiji": {"count_hidden": "True: groups count every ball and every contact, seen or not"},
+    "splush": {"cycle": "'change': a turn must change the board; 'ko': no turn may bring back "
+                        "the position you left at your previous turn; 'none': neither",
+               "levels": "how high entries reach: 1 (level 1 only), 2, or 3 (the apex too)",
+               "turn_limit": "turns without a winner before the game is drawn (at most 200)"},
+    "spyramid": {"pyramids": "'all' (25 pyramids), 'designer' (the 19 of the designer's "
+                             "listing) or 'book' (the 14 upright ones standing on the board)",
+                 "rotated": "True adds the 5 pyramids on a square standing on a corner",
+                 "move_limit": "actions without a winner before the game is drawn "
+                               "(at most 200)"},
+    "spire": {"variant": "'book' (the rule book) or 'update' (the designer's later rules: "
+                         "no passing)"},
+    "spargo": {"cycle": "'superko': no position may repeat with the same player to move; "
+                        "'ko': no turn may rebuild the board its mover left last time",
+               "supply": "balls of each colour a player has (30 lifts the limit)",
+               "turn_limit": "turns after which the game is scored as it stands (at most 800)"},
+    "spodd": {"weighted": "True: the diagonals are worth 1, 2, 3, 2 and 1 points"},
+    "splink": {"mode": "'bid': an auction decides the roles; 'duel': two games, each "
+                       "player the Attractor once"},
+    "spin": {"level": "the hand: 1 very easy, 2 easy, 3 medium, 4 hard",
+             "hand": "any other hand, as text such as 'W4 B4 R1' (instead of the level)"},
+}
+
 
 
 def game_module(name_or_game) -> str:
@@ -57,6 +106,32 @@ def board_html(name_or_game, record: str | None = None, caption: str = "",
     shown = "".join(f' {k}="{html.escape(v)}"' for k, v in attrs.items() if v is not None)
     return (f'<div class="shibumi-board"{shown}><p class="shibumi-board-wait">'
             'Loading the board…</p></div>')
+
+
+def _inline(text) -> str:
+    """Plain text, or Markdown with `code` and *emphasis*, as HTML."""
+    out = html.escape(str(text), quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    return re.sub(r"(?<![\w*])\*([^*]+)\*(?![\w*])", r"<em>\1</em>", out)
+
+
+def facts_html(rows, css_class: str = "shibumi-numbers") -> str:
+    """A two-column table of (heading, value) rows, headings as row headers.
+
+    >>> print(facts_html([("Games played", 10)]))
+    <table class="table shibumi-numbers"><tbody>
+    <tr><th scope="row">Games played</th><td>10</td></tr>
+    </tbody></table>
+    """
+    body = "\n".join(f'<tr><th scope="row">{_inline(k)}</th><td>{_inline(v)}</td></tr>'
+                      for k, v in rows)
+    return f'<table class="table {css_class}"><tbody>\n{body}\n</tbody></table>'
+
+
+def _number(x) -> str:
+    """A score as text: ``22.0`` -> ``'22'``, ``2.5`` -> ``'2.5'``."""
+    return f"{x:g}"
 
 
 def _as_position(thing) -> Position:
@@ -120,7 +195,7 @@ def _three_d_view(position, marks, lines, highlight, show_hidden, size):
     for i, line in enumerate(lines):
         view.draw_path(line, keep=i > 0)
     if highlight:
-        view.mark_last(highlight[0])
+        view.mark_last(highlight)
     view.show_hidden(show_hidden)
     return view
 
@@ -136,28 +211,74 @@ class Chapter:
         return f"Chapter({game_module(self.game)!r})"
 
     # -- texts ---------------------------------------------------------------
-    def card(self):
-        """The game's card: designer, year, players, complexity, family, source."""
-        from IPython.display import Markdown
+    def card(self) -> None:
+        """Display the game's card: designer, year, players, complexity, family, source.
 
+        It shows itself wherever it is called in a cell (and returns None), and
+        ends with a folded box "For programmers" (:meth:`programmers_html`).
+        """
+        from IPython.display import HTML, display
+
+        display(HTML(self.card_html()))
+
+    def card_rows(self) -> list[tuple[str, str]]:
+        """The card's rows, for players: (heading, value)."""
         info = self.info
         players = (str(info.min_players) if info.min_players == info.max_players
                    else f"{info.min_players} to {info.max_players}")
+        if info.max_players == 1:
+            players += " (a solitaire)"
         traits = [t for t, on in (("chance", info.chance),
                                   ("hidden information", info.hidden_information),
                                   ("simultaneous choices", info.simultaneous)) if on]
-        rows = [("Designer", info.designer), ("Year", info.year), ("Players", players),
+        return [("Designer", info.designer), ("Year", info.year), ("Players", players),
                 ("Complexity", f"{info.complexity} of 5"), ("Family", info.family),
                 ("Source", info.source), ("In short", info.summary),
                 ("Also", ", ".join(traits) or "perfect information, no chance"),
-                ("Longest game", f"{info.max_length} actions"),
-                ("In the engine", f"`load({game_module(self.game)!r})`, "
-                                  f"`shibumi play {info.name.lower()}`")]
-        if self.game.parameters:
-            rows.append(("Options", ", ".join(f"`{k}={v!r}`"
-                                              for k, v in self.game.parameters.items())))
-        table = "| | |\n|---|---|\n" + "\n".join(f"| **{k}** | {v} |" for k, v in rows)
-        return Markdown(table)
+                ("Longest game", f"{info.max_length} actions")]
+
+    def card_html(self) -> str:
+        """The card as HTML: a key/value table, then the programmers' box.
+
+        >>> card = Chapter("spline").card_html()
+        >>> '<th scope="row">Players</th><td>2</td>' in card, "load(" in card.split("<details")[0]
+        (True, False)
+        """
+        return (facts_html(self.card_rows(), "shibumi-card")
+                + self.programmers_html())
+
+    def programmers_html(self) -> str:
+        """The folded box "For programmers": the Python name, the terminal command, options.
+
+        >>> print(Chapter("spline").programmers_html())
+        <details class="shibumi-programmers"><summary>For programmers</summary>
+        <ul>
+        <li>In Python: <code>load('spline')</code></li>
+        <li>In a terminal: <code>shibumi play spline</code></li>
+        <li>Option, with its default: <code>count_hidden=True</code>: balls hidden under level 2 still count in lines; False counts only the balls seen from above</li>
+        </ul></details>
+        """
+        module = game_module(self.game)
+        items = [f"In Python: <code>load({module!r})</code>",
+                 f"In a terminal: <code>shibumi play {html.escape(module)}</code>"]
+        words = OPTION_WORDS.get(module, {})
+        options = []
+        for key, default in self.game.parameters.items():
+            text = f"<code>{html.escape(f'{key}={default!r}')}</code>"
+            if key == "players":
+                text += (f": the number of players, {self.info.min_players} to "
+                         f"{self.info.max_players}")
+            elif key in words:
+                text += f": {html.escape(words[key], quote=False)}"
+            options.append(text)
+        if len(options) == 1:
+            items.append(f"Option, with its default: {options[0]}")
+        elif options:
+            items.append("Options, with their defaults:<ul>"
+                         + "".join(f"<li>{o}</li>" for o in options) + "</ul>")
+        body = "\n".join(f"<li>{i}</li>" for i in items)
+        return ('<details class="shibumi-programmers"><summary>For programmers</summary>\n'
+                f"<ul>\n{body}\n</ul></details>")
 
     def rules(self):
         """The rules in the project's words, as the engine declares them."""
@@ -189,66 +310,155 @@ class Chapter:
         show_position(position, caption=caption, **options)
 
     def start(self, three_d: bool = True, **options):
-        """The start position, in 3D and from above (``options`` as for :meth:`show`)."""
+        """The start position, in 3D and from above (``options`` as for :meth:`show`).
+
+        The default caption says who moves first; for a solitaire, what the
+        puzzle starts from.
+        """
         state = self.game.initial_state()
-        first = self.game.new_match(seed=0).current_player      # after any opening draws
-        if first == SIMULTANEOUS:
-            who = "Every player chooses at once, in secret."
+        if self.game.num_players == 1:
+            who = ("The puzzle starts from an empty board." if state.position.count() == 0
+                   else "The puzzle starts from this position.")
         else:
-            who = f"{self.game.player_name(first)} moves first."
-        show_position(state, three_d=three_d,
-                      caption=options.pop("caption", f"The start. {who}"), **options)
+            first = self.game.new_match(seed=0).current_player      # after any opening draws
+            if first == SIMULTANEOUS:
+                who = "The start. Every player chooses at once, in secret."
+            else:
+                who = f"The start. {self.game.player_name(first)} moves first."
+        show_position(state, three_d=three_d, caption=options.pop("caption", who), **options)
 
     # -- statistics ------------------------------------------------------------
     def numbers(self, games: int = GAMES, seed: int = SEED):
-        """Random self-play statistics with a fixed seed: a table and three plots.
+        """Random self-play statistics with a fixed seed: a table and a figure.
 
-        Returns the :class:`~shibumi.analysis.SelfPlayStats`, so a chapter can
-        quote its figures.
+        What is shown fits the game: who wins for two or more players (every
+        seat), whether the puzzle was solved and the scores for a solitaire;
+        a game whose length never varies says so in words instead of a
+        histogram of one bar.  Returns the :class:`~shibumi.analysis.SelfPlayStats`,
+        so a chapter can quote its figures.
         """
-        from IPython.display import Markdown, display
+        from IPython.display import HTML, display
 
         stats = self_play(self.game, games=games, seed=seed)
-        display(Markdown(self._numbers_table(stats)))
+        display(HTML(self._numbers_table(stats)))
         self._numbers_figure(stats)
         return stats
+
+    def facts(self, rows) -> None:
+        """Display a two-column table of (heading, value) rows, like the numbers table."""
+        from IPython.display import HTML, display
+
+        display(HTML(facts_html(rows)))
+
+    # What the statistics show, decided from the game and the games played.
+    def _solitaire(self) -> bool:
+        return self.game.num_players == 1
+
+    @staticmethod
+    def _scores(stats) -> list[float] | None:
+        """The solitaire's scores (``outcome.scores[0]``), if its outcomes hold any."""
+        scores = stats.player_scores(0)
+        return scores if scores and len(scores) == stats.games else None
+
+    def _shows_solved(self, stats) -> bool:
+        """Whether "solved or not" means something: not when every game ends with a score
+        and a "win" (a solitaire with no losing, such as Spuzzle)."""
+        return not (self._scores(stats) and stats.draws == 0)
+
+    def _shows_lengths(self, stats) -> bool:
+        """Whether lengths say more than the scores (a placement solitaire's score is its
+        length)."""
+        scores = self._scores(stats)
+        return not (self._solitaire() and scores and
+                    [float(n) for n in stats.lengths] == scores)
 
     def _numbers_table(self, stats) -> str:
         game = self.game
         rows = [("Games played", f"{stats.games} (uniformly random moves, seed {stats.seed})")]
-        for p in range(game.num_players):
-            rows.append((f"{game.player_name(p)} wins", f"{stats.win_rate(p):.1%}"))
-        rows += [("Draws", f"{stats.draws / stats.games:.1%}"),
-                 ("Length", f"{min(stats.lengths)} to {max(stats.lengths)} actions, "
-                            f"mean {sum(stats.lengths) / stats.games:.1f}"),
-                 ("Choices per decision", f"{stats.overall_branching():.1f} on average, "
-                                          f"{stats.branching[0][0]} at the first")]
-        return "| | |\n|---|---|\n" + "\n".join(f"| {k} | {v} |" for k, v in rows)
+        if self._solitaire():
+            scores = self._scores(stats)
+            if self._shows_solved(stats):
+                solved = stats.win_rate(0)
+                rows += [("Solved", f"{solved:.1%}"), ("Not solved", f"{1 - solved:.1%}")]
+            if scores:
+                low, high = _number(min(scores)), _number(max(scores))
+                rows.append(("Score", f"always {low}" if low == high else
+                             f"{low} to {high}, mean {sum(scores) / len(scores):.1f}"))
+        else:
+            for p in range(game.num_players):
+                rows.append((f"{game.player_name(p)} wins", f"{stats.win_rate(p):.1%}"))
+            rows.append(("Draws", f"{stats.draws / stats.games:.1%}"))
+        if stats.fixed_length is not None:
+            rows.append(("Length", f"Every game lasts exactly {stats.fixed_length} actions"))
+        elif self._shows_lengths(stats):
+            rows.append(("Length", f"{min(stats.lengths)} to {max(stats.lengths)} actions, "
+                                   f"mean {sum(stats.lengths) / stats.games:.1f}"))
+        rows.append(("Choices per decision", f"{stats.overall_branching():.1f} on average, "
+                                             f"{stats.branching[0][0]} at the first"))
+        return facts_html(rows, "shibumi-numbers")
 
     def _numbers_figure(self, stats) -> None:
         import matplotlib.pyplot as plt
 
         game = self.game
-        fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(11, 3.1))
-        labels = [game.player_name(p) for p in range(game.num_players)] + ["draw"]
-        shares = [stats.win_rate(p) for p in range(game.num_players)]
-        shares.append(stats.draws / stats.games)
-        ax1.bar(labels, shares, edgecolor="#333333",
-                color=[_BAR_COLOURS.get(label, "#7f8c8d") for label in labels])
-        ax1.set_ylabel("share of games")
-        ax1.set_title("Who wins")
-        ax2.hist(stats.lengths, bins=range(min(stats.lengths), max(stats.lengths) + 2),
-                 color="#5d6d7e", align="left")
-        ax2.set_xlabel("actions")
-        ax2.set_title("Game length")
-        ax3.plot(range(1, len(stats.branching) + 1), stats.mean_branching(), color="#1f618d")
-        ax3.set_xlabel("action number")
-        ax3.set_ylabel("choices")
-        ax3.set_title("Choices per decision")
+        panels = []
+        if not self._solitaire():
+            panels.append(self._plot_winners)
+        elif self._shows_solved(stats):
+            panels.append(self._plot_solved)
+        if self._solitaire() and self._scores(stats):
+            panels.append(self._plot_scores)
+        if stats.fixed_length is None and self._shows_lengths(stats):
+            panels.append(self._plot_lengths)
+        panels.append(self._plot_choices)
+        fig, axes = plt.subplots(1, len(panels), figsize=(3.7 * len(panels), 3.1),
+                                 squeeze=False)
+        for panel, ax in zip(panels, axes[0]):
+            panel(ax, stats)
         fig.suptitle(f"{self.info.name}: {stats.games} random games", y=1.02)
         fig.tight_layout()
         plt.show()
         plt.close(fig)
+
+    def _plot_winners(self, ax, stats) -> None:
+        game = self.game
+        labels = [game.player_name(p) for p in range(game.num_players)] + ["draw"]
+        shares = [stats.win_rate(p) for p in range(game.num_players)]
+        shares.append(stats.draws / stats.games)
+        ax.bar(labels, shares, edgecolor="#333333",
+               color=[_BAR_COLOURS.get(label, "#7f8c8d") for label in labels])
+        ax.set_ylabel("share of games")
+        ax.set_title("Who wins")
+
+    def _plot_solved(self, ax, stats) -> None:
+        solved = stats.win_rate(0)
+        labels = list(_SOLVED_COLOURS)
+        ax.bar(labels, [solved, 1 - solved], edgecolor="#333333",
+               color=list(_SOLVED_COLOURS.values()))
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("share of games")
+        ax.set_title("Solved or not")
+
+    def _plot_scores(self, ax, stats) -> None:
+        spread = Counter(self._scores(stats))
+        values = sorted(spread)
+        ax.bar(values, [spread[v] / stats.games for v in values], color="#5d6d7e")
+        ax.set_xlabel("score")
+        ax.set_ylabel("share of games")
+        ax.set_title("Score")
+
+    def _plot_lengths(self, ax, stats) -> None:
+        ax.hist(stats.lengths, bins=range(min(stats.lengths), max(stats.lengths) + 2),
+                color="#5d6d7e", align="left")
+        ax.set_xlabel("actions")
+        ax.set_title("Game length")
+
+    def _plot_choices(self, ax, stats) -> None:
+        ax.plot(range(1, len(stats.branching) + 1), stats.mean_branching(), color="#1f618d",
+                marker="o" if len(stats.branching) == 1 else None)
+        ax.set_xlabel("action number")
+        ax.set_ylabel("choices")
+        ax.set_title("Choices per decision")
 
     # -- play ------------------------------------------------------------------
     def board(self, moves: str = "", caption: str = ""):

@@ -167,14 +167,14 @@ colour: `=W`, `=B` or `=R`.
   two steps into one keeps a game at one action per duel (the book's "at
   most 24 moves"). The point named with a ball that loses or ties is
   ignored and is not recorded in the state.
-* What is hidden. The book keeps the stocks and the discard pile out of
-  sight, but every ball that leaves a stock is shown at a reveal, so a
-  player who remembers the game knows the opponent's stock and the pile
-  exactly. The engine gives players perfect memory: nothing stays hidden
-  between turns except the choice being made, which the simultaneous duel
-  itself keeps secret. `observe` is therefore the identity and the game
-  does not carry the hidden-information flag (the catalogue marks it H for
-  the physical secrecy of the stocks).
+* What is hidden. The book keeps the stocks and the discard pile out of sight,
+  but every ball that leaves a stock is shown at a reveal, so a player who
+  remembers the game knows the opponent's stock and the pile exactly. The
+  engine gives players perfect memory: nothing stays hidden between turns
+  except the choice being made, which the simultaneous duel itself keeps
+  secret. What a player observes is therefore the whole state, and the game
+  does not carry the hidden-information flag (the catalogue marks it H for the
+  physical secrecy of the stocks).
 * Groups are visibly connected groups, as everywhere in this project:
   hidden balls and contacts cut by an overpass do not link. Only the group
   of the ball just placed can reach three: every other group was at most

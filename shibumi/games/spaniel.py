@@ -62,11 +62,11 @@ takes 15 turns, five each.
   player 1 places black then white, player 2 red then black, player 3 white
   then red. Chained together the balls come in the repeating order black,
   white, red, so every colour is played ten times in a full game.
-* A line is a run of `geometry.touching_runs(3)`: balls that touch and look
-  straight from above. "Visible" is read as in the book's definitions: no
-  ball of the line may be hidden, and overpasses cut underpasses, so a
-  contact crossed by two touching balls on the level above breaks the line.
-  `spaniel(overpass_cuts=False)` only asks for the three balls to be seen.
+* A line is a run of three balls that touch and look straight from above.
+  "Visible" is read as in the book's definitions: no ball of the line may be
+  hidden, and overpasses cut underpasses, so a contact crossed by two touching
+  balls on the level above breaks the line. A variant only asks for the three
+  balls to be seen.
 * The game ends on the ball that completes a line, even the first ball of a
   turn. The book's example says so: the last ball was red, so the winner was
   player 2 (red first) or player 3 (red second). The French translation adds

@@ -384,19 +384,19 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
   and the position ko looks at), so that game could go round for ever.
   Another program's AI is reported to have looped for ever until superko
   was added.
-* A turn limit ends every game: 800 turns by default (`turn_limit`, at most
-  800), the game then being scored as at the normal end. It is not in the
-  book; it makes sure a simple-ko game cannot go round for ever, and it
-  makes `max_length` (800 actions) a true bound. Random games under superko
-  stay below it: the longest of 20,000 two-player games lasted 256 turns,
-  the longest of 52,000 three-player games 398; under simple ko none of
+* A turn limit ends every game: 800 turns by default (it can be set lower, not
+  higher), the game then being scored as at the normal end. It is not in the
+  book; it makes sure a simple-ko game cannot go round for ever, and it makes
+  the card's longest game (800 actions) a true bound. Random games under
+  superko stay below it: the longest of 20,000 two-player games lasted 256
+  turns, the longest of 52,000 three-player games 398; under simple ko none of
   20,000 random games came near it either (the loops need cooperation).
 * Supply. The set has 16 balls of each colour and the book never says what
   happens when one runs out; physically a player with all 16 in play cannot
-  place, so has no legal move and the game ends (`supply` changes the
-  number; 30 lifts the limit). It matters: one random two-player game in ten
-  ends that way (three in a hundred with three players). Captured balls go
-  back to their owner.
+  place, so has no legal move and the game ends (a variant changes the number,
+  or lifts the limit). It matters: one random two-player game in ten ends that
+  way (three in a hundred with three players). Captured balls go back to their
+  owner.
 * Passing is not allowed (the book), so a player without a legal placement
   ends the game even when another player could still move.
 * Scoring counts every ball of a colour on the pyramid, hidden balls and

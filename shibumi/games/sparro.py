@@ -96,14 +96,13 @@ its holder wins.
 * Start (figure lost): the five red balls fill the five interior points, the
   only points that can ever be hidden, so every ball played stays visible.
   The later description of the figures confirms this.
-* Which lines count. The text says lines "need not be flat", so it counts
-  more than Spline's flat lines, and the game asks for lines of three, so
-  Spline's diagonals on a level are lines too. We count every straight line
-  of three points in space: rows, columns and diagonals of three on one
-  level, and lines climbing a level at each step along a face or ridge
-  (geometry.segments(3) and geometry.sloped_runs(3)). We do not count runs
-  that only look straight from above and zigzag between two levels: the book
-  introduces that looser notion later as Sploof's innovation.
+* Which lines count. The text says lines "need not be flat", so it counts more
+  than Spline's flat lines, and the game asks for lines of three, so Spline's
+  diagonals on a level are lines too. We count every straight line of three
+  points in space: rows, columns and diagonals of three on one level, and
+  lines climbing a level at each step along a face or ridge. We do not count
+  runs that only look straight from above and zigzag between two levels: the
+  book introduces that looser notion later as Sploof's innovation.
 * Flat diagonals are counted by the code, but none can ever score: each of
   the ten diagonal runs of three on one level (eight on the board, two on
   level 1) passes through a point of the red core. The same holds for every

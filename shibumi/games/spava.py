@@ -96,11 +96,10 @@ if it also makes a short one. Red balls never count in anyone's line.
 A full pyramid with neither is a draw.
 """
     notes = """\
-* A losing move is legal and loses at once (the book says the player
-  loses). The Italian newsletter puts it as "Black cannot play d6";
-  `spava(forbid_losing=True)` plays that reading, where a move that would
-  lose may not be made, as long as the player has another move (see the
-  supply note for when they have none).
+* A losing move is legal and loses at once (the book says the player loses).
+  The Italian newsletter puts it as "Black cannot play d6"; a variant plays
+  that reading, where a move that would lose may not be made, as long as the
+  player has another move (see the supply note for when they have none).
 * Winning beats losing within one move: completing a full line wins even
   if the same ball also makes a line one short elsewhere. This follows
   Yavalath, where the rule comes from (four wins even when three appears
@@ -118,21 +117,21 @@ A full pyramid with neither is a draw.
   Black playing d6 next to b4 makes the losing diagonal pair b4-d6.
 * A full pyramid without a decision is a draw; it can happen (level 2 may
   hold one white, one black and two red balls).
-* Supply. A set has 16 balls of each colour, and the engine keeps to it:
-  a red ball is offered only while fewer than 16 red balls are in play
-  (without the limit, about 7% of random games would need a 17th red, and
-  nearly half of them with `forbid_losing=True`). White and Black never
-  run short: the pyramid has 30 points and the players alternate, so each
-  puts at most 15 balls of their own colour in play. Position text with
-  more than 16 red balls is refused.
-* Once the 16 red balls are in play, `forbid_losing=True` can leave a
-  player whose every placement of their own colour would make a short
+* Supply. A set has 16 balls of each colour, and the engine keeps to it: a red
+  ball is offered only while fewer than 16 red balls are in play (without the
+  limit, about 7% of random games would need a 17th red, and nearly half of
+  them in the variant that forbids losing moves). White and Black never run
+  short: the pyramid has 30 points and the players alternate, so each puts at
+  most 15 balls of their own colour in play. Position text with more than 16
+  red balls is refused.
+* Once the 16 red balls are in play, the variant that forbids losing moves can
+  leave a player whose every placement of their own colour would make a short
   line, and nothing else to play. Such a player is not stuck: when every
-  placement loses, the losing placements are legal again, and the player
-  must make one and lose (the book's reading, where a losing move is
-  allowed and loses); this ends about one random game in seven under
-  `forbid_losing=True`. Without `forbid_losing` a player always has every
-  playable point for their own colour, so nobody is ever without a move.
+  placement loses, the losing placements are legal again, and the player must
+  make one and lose (the book's reading, where a losing move is allowed and
+  loses); this ends about one random game in seven under that variant. Without
+  it a player always has every playable point for their own colour, so nobody
+  is ever without a move.
 """
 
     def legal_moves(self, state: State, player: int | None = None) -> list[Move]:

@@ -107,11 +107,11 @@ size matches the game is drawn.
 * Scoring: the apex ball is removed before counting (the text says so); only
   white and black groups count, by visible contacts (the book's usual
   meaning). Ties are not settled in the text: we compare the second largest
-  groups and so on, as Ketchup does, and call a complete match a draw.
-  ``spice(tiebreak="draw")`` makes any tie in the largest group a draw.
-  A ball hidden under level 2 belongs to no group at all, not even a group
-  of one: it is out of the count and out of the tie-break (it can decide a
-  tie, rarely, when the groups otherwise match).
+  groups and so on, as Ketchup does, and call a complete match a draw. A
+  variant makes any tie in the largest group a draw. A ball hidden under level
+  2 belongs to no group at all, not even a group of one: it is out of the
+  count and out of the tie-break (it can decide a tie, rarely, when the groups
+  otherwise match).
 * The set holds 16 balls of each colour; the rule book does not mention
   running out, and we do not limit the supply.
 * Length: the game always ends. A turn never lowers the number of balls, a

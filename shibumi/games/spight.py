@@ -138,20 +138,19 @@ a draw.
   game where balls are lifted.
 * Groups use visible contacts, the book's usual meaning: a hidden ball, or a
   contact cut by an overpass, joins nothing, so a player with a buried ball
-  cannot win until it is uncovered. ``spight(visible=False)`` counts every
-  physical contact instead.
+  cannot win until it is uncovered. A variant counts every physical contact
+  instead.
 * A move may unite the opponent as well (a drop or a departure can reveal a
   contact). We give the game to the mover, as the move completed their group.
 * Passing only when there is no legal move; if the next player cannot move
   either, nothing can ever change and the game is drawn. When a move leaves
   neither player a move, the game is drawn at once (no pass first), so a game
   in play and the same position read from text end alike.
-* Cycles: knight moves can go back and forth for ever, and nothing in the
-  book stops it. We add a move limit: after ``move_limit`` actions (200 by
-  default, passes included) without a winner the game is drawn. Random play
-  rarely gets there (see the tests): in 5000 random games the longest took
-  161 actions. ``spight(move_limit=...)`` lowers it; it cannot go above the
-  declared longest game, 200.
+* Cycles: knight moves can go back and forth for ever, and nothing in the book
+  stops it. We add a move limit: after 200 actions (passes included) without a
+  winner the game is drawn. Random play rarely gets there (see the tests): in
+  5000 random games the longest took 161 actions. The limit can be set lower
+  but not higher: 200 is the declared longest game.
 """
 
     def __init__(self, **params) -> None:

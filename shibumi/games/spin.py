@@ -450,10 +450,9 @@ colour it turns into (`Rc3`, or just `c3`).
   very easy, easy, medium, hard), and no other description of the game was
   found. The four hands here are our own, graded by how likely a player
   choosing at random is to solve them, worked out exactly by exhaustive
-  search (`shibumi.games.spin.analyse`): W2 B1 R1 about 15%, W3 B3 about 4%,
-  W5 B2 about 1 in 700, W15 B1 about 1 in 800,000. Each is proved solvable
-  by a solution found by search (`solve`) and replayed through the rules in
-  the tests.
+  search: W2 B1 R1 about 15%, W3 B3 about 4%, W5 B2 about 1 in 700, W15 B1
+  about 1 in 800,000. Each is proved solvable by a solution found by search
+  and replayed through the rules in the tests.
 * Which hands can be solved at all: a flip changes every difference between
   two colour counts by 0 or 3, so the differences modulo 3 never change.
   One colour on the board means the two others both count 0, so a hand can
@@ -465,9 +464,9 @@ colour it turns into (`Rc3`, or just `c3`).
 * "Shortest solution": every solution of a hand takes exactly one turn per
   ball, so solutions differ only in how many turns flip. The fewest flips
   follow from the counts (ending in colour x needs at least as many flips as
-  the larger of the two other counts, see `flips_needed`), and exhaustive
-  search confirms the bound is met: 1, 3, 5 and 15 flips for the four
-  levels. In the hard level every turn after the first must flip.
+  the larger of the two other counts), and exhaustive search confirms the
+  bound is met: 1, 3, 5 and 15 flips for the four levels. In the hard level
+  every turn after the first must flip.
 * Touching: balls in orthogonally adjacent holes touch; diagonal
   neighbours are too far apart.
 * A flip is compulsory: the new ball always changes with one mismatched

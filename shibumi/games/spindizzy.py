@@ -176,15 +176,15 @@ the placer showed).
   Since 14 is not a multiple of 3 there is never a three-way tie; "two-way
   tie" means two players sharing the most points (a tie for second place
   changes nothing).
-* What is hidden. The stocks are hidden at the table, but the gift is the
-  same in every game (balls of a colour are alike), so everybody knows the
-  starting stocks, and every ball leaving a stock is shown at a reveal. A
-  player with a memory therefore knows all three stocks at every moment.
-  The engine gives players perfect memory: the only secret is the choice
-  being made, which the simultaneous node keeps hidden. `observe` returns
-  the whole state and `determinise` returns the observation, the only
-  state consistent with it. The game keeps the hidden-information flag of
-  the catalogue for the secret stocks.
+* What is hidden. The stocks are hidden at the table, but the gift is the same
+  in every game (balls of a colour are alike), so everybody knows the starting
+  stocks, and every ball leaving a stock is shown at a reveal. A player with a
+  memory therefore knows all three stocks at every moment. The engine gives
+  players perfect memory: the only secret is the choice being made, which the
+  simultaneous node keeps hidden. What a seat observes is the whole state, and
+  the only state consistent with that observation is the state itself. The
+  game keeps the hidden-information flag of the catalogue for the secret
+  stocks.
 * Length: ten turns, each one joint choice and three placements, so
   exactly 40 actions.
 * State text: `stocks=W5B2R3/W3B5R2/W2B3R5` gives each seat's balls left

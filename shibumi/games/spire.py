@@ -137,11 +137,11 @@ puts a ball of their own colour on the apex wins.
   an empty hole and one on a platform, with every other hole closed by two
   white balls in a square around it and the other platform closed by its two
   white supports.
-* Designer's update (`variant="update"`, not the default): taken from the
-  designer's later statement of the rules. A player who has no legal action
-  when one is due loses; this includes the player who puts a red ball on the
-  apex (no own ball can follow). Passing does not exist, so the game lasts at
-  most 30 actions. The book's rules are the default.
+* Designer's update (a variant, not the default): taken from the designer's
+  later statement of the rules. A player who has no legal action when one is
+  due loses; this includes the player who puts a red ball on the apex (no own
+  ball can follow). Passing does not exist, so the game lasts at most 30
+  actions. The book's rules are the default.
 """
 
     def __init__(self, **params) -> None:

@@ -167,8 +167,8 @@ Three players: `spirit(players=3)`, with Red playing third.
   (the tests reach a position where a 17th white ball would be legal; random
   searches put 18 balls of one colour in a pyramid), so a player with 16
   balls in play can only pass.
-* Three players: the `players` parameter (default 2). Red is the third
-  player's colour; with two players there are no red balls.
+* Three players: an option (two is the default). Red is the third player's
+  colour; with two players there are no red balls.
 * Length: at most 30 placements, never more than n - 1 passes in a row
   between two of them (n passes end the game), and at most n passes after
   the last one, so a game with n players lasts at most 30n actions: 60

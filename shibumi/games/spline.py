@@ -41,9 +41,8 @@ without a winner (see the rules notes).
 """
     notes = """\
 * Hidden balls count. A board row can be finished after two of its middle
-  balls have been buried under level 2; the balls are still there, so the
-  line wins. Play `spline(count_hidden=False)` to count only balls seen
-  from above.
+  balls have been buried under level 2; the balls are still there, so the line
+  wins. A variant counts only the balls seen from above.
 * The apex alone is not a line: lines need at least two balls.
 * Only the mover can complete a line (a placement adds one ball of the
   mover's colour and moves nothing), so only the mover is checked.

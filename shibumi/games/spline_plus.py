@@ -123,16 +123,15 @@ loses.
 * A moved ball may not land on a ball that fell during the same move (the
   book's rule against rebuilding the column just lowered), and a move must
   change the position (lifting a free ball and putting it back is no move).
-* Cycles. The book's rule against restacking on dropped balls does not
-  stop two players from shuffling free balls back and forth for ever. The
-  default, `cycle="superko"`, forbids any turn that recreates a position
-  seen earlier in the game (only positions since the last placement can
-  recur, since a placement adds a ball), and under it every game ends.
-  `cycle="ko"` (no turn may recreate the position its mover left last
-  time) and `cycle="none"` (the book's text alone) are offered; under them
-  a game can in principle go on for ever. Ko catches little here: to
-  rebuild the position you left last turn you would have to undo your
-  opponent's move, and you may only move your own balls.
+* Cycles. The book's rule against restacking on dropped balls does not stop
+  two players from shuffling free balls back and forth for ever. The default,
+  superko, forbids any turn that recreates a position seen earlier in the game
+  (only positions since the last placement can recur, since a placement adds a
+  ball), and under it every game ends. Two variants are offered, ko (no turn
+  may recreate the position its mover left last time) and no cycle rule at all
+  (the book's text alone); under them a game can in principle go on for ever.
+  Ko catches little here: to rebuild the position you left last turn you would
+  have to undo your opponent's move, and you may only move your own balls.
 * Supply. A set has 16 balls of each colour, and a player with 16 in play
   may only move a ball (the book never says what happens then; this is
   the physical limit). Position text with more than 16 of a colour is
@@ -161,15 +160,14 @@ loses.
   no legal turn loses, and the game ends as soon as the player to move is
   in that state. A pass would need a cycle rule of its own; losing
   matches games such as Sploof, where a player who cannot move loses.
-* Length. Under superko the positions of a game are distinct (the ball
-  count never falls, and positions with the same count come after the same
-  placement, where superko keeps them apart), and all but the last are
-  stable two-colour positions without a line, with at most 16 balls of a
-  colour and at most one of each colour on level 2. Counting those bounds
-  the length: `max_length` is that count, not a length any real game
+* Length. Under superko the positions of a game are distinct (the ball count
+  never falls, and positions with the same count come after the same
+  placement, where superko keeps them apart), and all but the last are stable
+  two-colour positions without a line, with at most 16 balls of a colour and
+  at most one of each colour on level 2. Counting those bounds the length: the
+  longest game on the card is that count, not a length any real game
   approaches. The supply limit lowered it from 11,063,595,617 to
-  10,570,610,553; a game that ends with a player stuck obeys the same
-  bound.
+  10,570,610,553; a game that ends with a player stuck obeys the same bound.
 * Hidden balls count in lines, as in Spline.
 """
 

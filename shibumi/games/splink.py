@@ -344,17 +344,16 @@ The higher Attractor score wins; equal scores are a draw.
   in ten thousand.
 * Cycles. The book says cycles are possible and leaves it to the players to
   break them, since every move changes the score. Neither holds. Every turn
-  takes at least one ball from the pool (two in the first kind of turn;
-  in the second the relocation keeps the count and the new ball adds one),
-  so the number of balls in play rises every turn and no position can
-  come back. A game lasts at most 29 turns (the first turn must place two
-  balls, as there is nothing to lift), so 58 actions, plus at most 61 for
-  the auction (60 rising bids and a pass): `max_length` is 119, and the
-  tests play a game that long. The duel lasts at most 116. Nor does every
-  turn change the score: a white ball on a1 and a red one on g7 leave it at
-  0, and about one turn in five of a random game changes nothing. The
-  remark was perhaps written for an earlier draft in which the second kind
-  of turn added no ball.
+  takes at least one ball from the pool (two in the first kind of turn; in the
+  second the relocation keeps the count and the new ball adds one), so the
+  number of balls in play rises every turn and no position can come back. A
+  game lasts at most 29 turns (the first turn must place two balls, as there
+  is nothing to lift), so 58 actions, plus at most 61 for the auction (60
+  rising bids and a pass): the longest game is 119 actions, and the tests play
+  a game that long. The duel lasts at most 116. Nor does every turn change the
+  score: a white ball on a1 and a red one on g7 leave it at 0, and about one
+  turn in five of a random game changes nothing. The remark was perhaps
+  written for an earlier draft in which the second kind of turn added no ball.
 * "60 possible connections": a complete pyramid shows exactly 60 contacts,
   checked by computation. The five interior balls are hidden and the only
   flat contacts left in view are along the edges of the levels, so the

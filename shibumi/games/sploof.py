@@ -136,14 +136,14 @@ nowhere to place it) and no red ball can be taken.
 * Red balls can be taken from anywhere they are (always the board level,
   since no red ball is ever placed again) unless pinned, by the book's
   general definition of pinning.
-* Lines are `geometry.touching_runs(4)`: flat rows and columns of the board,
-  and chains that step diagonally in the top view from a ball to one it
-  rests on or that rests on it. The book says the line is judged from above,
-  so a hidden ball (one buried two levels down) cannot be part of it. We
-  also apply the book's general rule that overpasses cut underpasses: a
-  board row whose contact is crossed by two touching level-1 balls is not a
-  line until one of them drops away. Another published implementation of
-  Sploof (donkirkby/shibumi-games on GitHub) reads it the same way. `sploof(overpass_cuts=False)` ignores
+* Lines are runs of four touching balls: flat rows and columns of the board,
+  and chains that step diagonally in the top view from a ball to one it rests
+  on or that rests on it. The book says the line is judged from above, so a
+  hidden ball (one buried two levels down) cannot be part of it. We also apply
+  the book's general rule that overpasses cut underpasses: a board row whose
+  contact is crossed by two touching level-1 balls is not a line until one of
+  them drops away. Another published implementation of Sploof
+  (donkirkby/shibumi-games on GitHub) reads it the same way. A variant ignores
   crossings and only asks for the four balls to be in view.
 * A removal can drop balls and so uncover lines for either player. If a move
   shows a line for both players, the mover wins (as in Splice, where the

@@ -181,35 +181,33 @@ both players' groups, the mover wins. If neither player can move, or after
 * Which levels. The rule lets a ball come in from the side onto a 2x2
   platform, and any 2x2 square of touching balls is a platform, on the board
   or higher; the definitions chapter also speaks of entering at the higher
-  levels in general. So by default entries reach both levels that have
-  rows to travel along: the edge points of level 1 and of level 2. The
-  book's worked example only uses level 1, which is where most entries
-  happen anyway, since level 2 needs a full 2x2 block of level 1 under the
-  point. `splush(levels=1)` keeps entries on level 1 only; `splush(levels=3)`
-  adds the apex (below).
-* The apex is not entered by default. An entry pushes along a row or
-  column of a level, and the apex level has none, so "from the side" gives
-  it no meaning the book spells out; and allowing it changes the game (see
-  the next note). With `splush(levels=3)` the apex, which is on all four
-  edges at once and rests on the 2x2 platform of level 2, may be entered
-  when empty (written with the side it came from, as below,
-  so four moves give the same position). When the apex is taken, the entry
-  would have to push its ball on, and the next step leaves the pyramid:
-  that is a push off the board, which Splush forbids. Leaving the apex out
-  altogether would need a rule the book does not state. A ball on the apex
-  hides the centre of level 1 and touches all four balls of level 2.
-* What the apex does to play: it can only be entered when level 2 is full,
-  so the entry completes the pyramid, and under the default cycle rule
-  nobody has a legal turn in a complete pyramid (no line can be pushed, and
-  a lifted ball leaves its gap at the apex, which then rests on a ball that
-  just dropped, unless it is the apex ball itself, which can only go back
-  where it was). So entering the apex wins if it
-  gathers the mover's balls and otherwise ends the game drawn: a player can
-  steer for it to save a lost game. In 2,000 games of random moves, 735
-  filled the pyramid and 731 were drawn that way; with `levels=2` or
-  `levels=1` none of 2,000 was drawn. A drawing resource that ends a third
-  of random games is not something the book describes, which is why the
-  default stops at level 2.
+  levels in general. So by default entries reach both levels that have rows to
+  travel along: the edge points of level 1 and of level 2. The book's worked
+  example only uses level 1, which is where most entries happen anyway, since
+  level 2 needs a full 2x2 block of level 1 under the point. A variant keeps
+  entries on level 1 only; another adds the apex (below).
+* The apex is not entered by default. An entry pushes along a row or column of
+  a level, and the apex level has none, so "from the side" gives it no meaning
+  the book spells out; and allowing it changes the game (see the next note).
+  In the variant that adds it, the apex, which is on all four edges at once
+  and rests on the 2x2 platform of level 2, may be entered when empty (written
+  with the side it came from, as below, so four moves give the same position).
+  When the apex is taken, the entry would have to push its ball on, and the
+  next step leaves the pyramid: that is a push off the board, which Splush
+  forbids. Leaving the apex out altogether would need a rule the book does not
+  state. A ball on the apex hides the centre of level 1 and touches all four
+  balls of level 2.
+* What the apex does to play: it can only be entered when level 2 is full, so
+  the entry completes the pyramid, and under the default cycle rule nobody has
+  a legal turn in a complete pyramid (no line can be pushed, and a lifted ball
+  leaves its gap at the apex, which then rests on a ball that just dropped,
+  unless it is the apex ball itself, which can only go back where it was). So
+  entering the apex wins if it gathers the mover's balls and otherwise ends
+  the game drawn: a player can steer for it to save a lost game. In 2,000
+  games of random moves, 735 filled the pyramid and 731 were drawn that way;
+  with entries up to level 2 (the default) or level 1 only, none of 2,000 was
+  drawn. A drawing resource that ends a third of random games is not something
+  the book describes, which is why the default stops at level 2.
 * Supply. A set has 16 balls per colour, so each player starts with 8 in
   hand. An entry from the hand needs a ball in hand; a player whose 16 balls
   are all on the pyramid can only remove and re-enter. Balls never leave
@@ -219,14 +217,14 @@ both players' groups, the mover wins. If neither player can move, or after
   during this turn's removal. Pushed balls may come to rest on such a ball:
   the book's worked example does exactly that (the removed corner ball lets
   a black ball drop, and the re-entry pushes a line onto it).
-* What the book's two rules do not stop: removing a ball and entering it
-  where it was leaves the position unchanged, and two players can shuffle
-  back and forth for ever. We add the "board must change" safeguard of the
-  book's definitions as the default (`cycle="change"`); `cycle="ko"` forbids
-  instead going back to the position you left at your previous turn, and
-  `cycle="none"` drops both. Whatever the cycle rule, the game is drawn after
-  `turn_limit` turns (200 by default, at most 200) without a winner; a turn
-  is one or two actions, so a game lasts at most 400 actions.
+* What the book's two rules do not stop: removing a ball and entering it where
+  it was leaves the position unchanged, and two players can shuffle back and
+  forth for ever. We add the "board must change" safeguard of the book's
+  definitions as the default; a variant forbids instead going back to the
+  position you left at your previous turn, and another drops both. Whatever
+  the cycle rule, the game is drawn after 200 turns without a winner (the
+  limit can be set lower, not higher); a turn is one or two actions, so a game
+  lasts at most 400 actions.
 * Winning is checked after the whole turn (not between the removal and the
   entry). A player with a single visible ball would be gathered, but each
   player always has at least 8 balls on the pyramid. Turns that unite both

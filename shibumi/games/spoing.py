@@ -169,12 +169,12 @@ point below.
 * Scoring: "most balls on the board" means balls of one's own colour; red
   balls belong to nobody. The texts do not mention ties: equal numbers are a
   draw.
-* Finiteness. Each jump removes exactly one ball and adds none, so no
-  position can ever come back: the rules as written cannot cycle and need
-  no extra ending. From sixteen balls, with three needed for a jump, no game
-  can last more than fourteen moves. An exhaustive search of every game from
-  the start (2,566,179 positions; in the tests, marked slow) shows the true
-  longest game is twelve moves, which is the declared `max_length`; the
+* Finiteness. Each jump removes exactly one ball and adds none, so no position
+  can ever come back: the rules as written cannot cycle and need no extra
+  ending. From sixteen balls, with three needed for a jump, no game can last
+  more than fourteen moves. An exhaustive search of every game from the start
+  (2,566,179 positions; in the tests, marked slow) shows the true longest game
+  is twelve moves, which is the declared longest game (on the card); the
   shortest is four moves (White left without a jump, 8 balls to 4).
 * Solved: the same search finds that with best play on both sides the game
   is a draw. Six of White's eight opening jumps keep the draw; a3>e7 and

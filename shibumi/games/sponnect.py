@@ -63,7 +63,7 @@ group, so the game cannot end without a winner.
 * Only the mover can complete a connection: a placement adds one ball of the
   mover's colour and can only bury or cut balls beneath it.
 * Length: at most 25 placements and at most one pass before each of them, so
-  at most 50 actions. The state counts actions (``ply``) because passes add
+  at most 50 actions. The state counts actions, not balls, because passes add
   no ball.
 """
 

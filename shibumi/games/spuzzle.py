@@ -94,18 +94,18 @@ is the number of balls on the pyramid. What is the best you can do?
   buried balls and contacts under an overpass link a group as much as any
   other. So a placement is allowed exactly when the new ball touches at most
   one ball of its colour and that ball touches no other of the colour.
-* The sole player is named Player. A finished puzzle is a "win" with the
-  score in the outcome (`scores[0]`); there is no losing, only scoring. For
-  search players the reward grows with the score (see `SpuzzleOutcome`).
-* The question the rule book ends on, the highest possible score, is
-  answered by `shibumi.maths.spuzzle`: **27**. No colouring of 30, 29 or 28
-  balls avoids a group of three, whatever points are left empty; 27 balls
-  fit only with the apex and two diagonally opposite points of level 2 left
-  empty (`python -m shibumi solve spuzzle`). The game's longest length is
-  declared as 27, so the conformance test would catch a longer game.
+* The sole player is named Player. A finished puzzle is a "win" with its
+  score; there is no losing, only scoring. For search players the reward grows
+  with the score.
+* The question the rule book ends on, the highest possible score, is answered
+  by a computer search: **27**. No colouring of 30, 29 or 28 balls avoids a
+  group of three, whatever points are left empty; 27 balls fit only with the
+  apex and two diagonally opposite points of level 2 left empty. The game's
+  longest length is declared as 27, so the conformance test would catch a
+  longer game.
 * Ball supply: a set has 16 balls of each colour, but no legal position can
-  hold more than 12 of one colour (also computed in `shibumi.maths.spuzzle`),
-  so the supply never limits play and is not checked.
+  hold more than 12 of one colour (also computed by the search), so the supply
+  never limits play and is not checked.
 * The rule book's example game of 22 balls, which can go no further (figure
   lost), is rebuilt in the tests with a blocked 22-ball position of our own.
   The English text calls 22 a poor score and the French translation a very

@@ -129,11 +129,10 @@ Source: the Shibumi Rule Book v1.1 (2012), game by Néstor Romeral Andrés,
 2012, read in English and in its French translation. The figures of the
 example are lost.
 
-* Players and boards. The book says three or more players, one set each.
-  We allow three to six (a Master and two to five Agents); `players` is the
-  parameter (default 3). The state holds one board per person: the state's
-  position is the Master's code, and `boards` the Agents' boards, Player 2
-  first. GameInfo.boards is 6, the most a game can use.
+* Players and boards. The book says three or more players, one set each. We
+  allow three to six (a Master and two to five Agents); three is the default.
+  The state holds one board per person: the Master's code, and the Agents'
+  boards, Player 2 first; a game uses six boards at most.
 * The Master has no goal in the book (only Agents can win), so how the code
   is chosen cannot be decided by strategy. We let chance build it: thirty
   draws, one per point in the engine's point order (board first, so every

@@ -129,33 +129,30 @@ A player with no legal move passes. If neither player can move, or after
 200 actions without a winner, the game is drawn.
 """
     notes = """\
-* Counting pyramids. A regular pyramid here has four corners on one level
-  in a square of side s and its top on the point s levels straight above the
-  centre (all eight edges s long). The lattice holds 20 pointing up (14 of
-  size 2, 5 of size 3 and 1 of size 4: bases on the board give 9 + 4 + 1,
-  bases on level 1 give 4 + 1, and one base on level 2) and 5 pointing down
-  (a ball and the four resting on it, under each of the four centre holes
-  and under the middle of level 1), 25 in all. The book's "14 potential
-  pyramids" equals the upright pyramids with their base on the board
-  (9 + 4 + 1); a listing of the game's pyramids found in later public
-  descriptions (not in the rule book) counts those 14 plus 5 small
-  upside-down ones. Neither count includes the 6 upright pyramids
-  with a base on level 1 or 2, though they are regular pyramids of a size
-  the rule names, so the rule ("any size, up or down") is taken as written
-  and all 25 count by default.
-  `spyramid(pyramids="designer")` keeps only the 19 of that listing.
-  `spyramid(pyramids="book")` keeps the book's number literally: the 14
-  upright pyramids standing on the board. That count fits the sizes the
-  book names, as squares of 2x2, 3x3 and 4x4 board holes number 9 + 4 + 1,
-  but none of them points down, so this set drops that half of the winning
-  rule; it is offered as the reading of the count alone, not as our best
-  reading of the game.
-* Rotated variant (`rotated=True`): a square standing on a corner, its four
-  corners the four same-level neighbours of a point, with the top two levels
-  straight above that point. No such pyramid is regular in this lattice
-  (its top would have to sit between levels), so we take the point straight
-  above the centre, as seen from above. There are 5 (the four centre holes
-  and the middle of level 1 as centres), all pointing up.
+* Counting pyramids. A regular pyramid here has four corners on one level in a
+  square of side s and its top on the point s levels straight above the centre
+  (all eight edges s long). The lattice holds 20 pointing up (14 of size 2, 5
+  of size 3 and 1 of size 4: bases on the board give 9 + 4 + 1, bases on level
+  1 give 4 + 1, and one base on level 2) and 5 pointing down (a ball and the
+  four resting on it, under each of the four centre holes and under the middle
+  of level 1), 25 in all. The book's "14 potential pyramids" equals the
+  upright pyramids with their base on the board (9 + 4 + 1); a listing of the
+  game's pyramids found in later public descriptions (not in the rule book)
+  counts those 14 plus 5 small upside-down ones. Neither count includes the 6
+  upright pyramids with a base on level 1 or 2, though they are regular
+  pyramids of a size the rule names, so the rule ("any size, up or down") is
+  taken as written and all 25 count by default. A variant keeps only the 19 of
+  that listing. Another keeps the book's number literally: the 14 upright
+  pyramids standing on the board. That count fits the sizes the book names, as
+  squares of 2x2, 3x3 and 4x4 board holes number 9 + 4 + 1, but none of them
+  points down, so this set drops that half of the winning rule; it is offered
+  as the reading of the count alone, not as our best reading of the game.
+* Rotated variant: a square standing on a corner, its four corners the four
+  same-level neighbours of a point, with the top two levels straight above
+  that point. No such pyramid is regular in this lattice (its top would have
+  to sit between levels), so we take the point straight above the centre, as
+  seen from above. There are 5 (the four centre holes and the middle of level
+  1 as centres), all pointing up.
 * Hidden balls count: the corners are about where balls are, not whether
   they can be seen, and an upside-down pyramid's tip under a ball of level 2
   is always hidden.
@@ -168,10 +165,10 @@ A player with no legal move passes. If neither player can move, or after
   fill up; some full pyramids hold no single-coloured pyramid, and in a
   full pyramid no ball can move, so such a game is drawn: the designer's
   listing says ties seem possible.)
-* Cycles: nothing in the book stops players moving balls back and forth.
-  We add a move limit: after `move_limit` actions (200 by default, at most
-  200) without a winner the game is drawn. A player with no legal move
-  passes; if the other cannot move either, the game is drawn at once.
+* Cycles: nothing in the book stops players moving balls back and forth. We
+  add a move limit: after 200 actions (the limit can be set lower, not higher)
+  without a winner the game is drawn. A player with no legal move passes; if
+  the other cannot move either, the game is drawn at once.
 * The book's example (Black's placement on top of a 3x3 square of black
   corner balls) is rebuilt in the tests.
 """

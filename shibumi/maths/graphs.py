@@ -31,7 +31,8 @@ graph with networkx and checks, by computation rather than by picture:
   there (:func:`placements_never_join`); with the five interior points filled,
   nothing else is hidden or cut (:func:`red_core_contacts`); the faces as text (:func:`face_names`), and matplotlib
   drawings over the board (:func:`draw_board`, :func:`draw_contact_graph`,
-  :func:`draw_dual`, :func:`draw_conhex`; matplotlib is imported only there).
+  :func:`draw_dual`, :func:`draw_conhex`, with a legend of the level colours from
+  :func:`level_legend`; matplotlib is imported only there).
 
 ConHex, by Michail Antonow (2002), is played on a square board of 41 cells with
 69 holes: 16 edge cells with three holes each, a centre cell with five holes
@@ -76,7 +77,7 @@ __all__ = [
     "all_contacts_kuratowski", "conhex_cells", "conhex_graph", "conhex_comparison",
     "position_graph", "top_view_conflicts", "filling_contacts", "every_filling_drawn_plane",
     "placements_never_join", "red_core_contacts", "face_names", "draw_board", "draw_contact_graph", "draw_dual", "draw_conhex",
-    "LEVEL_COLOURS",
+    "level_legend", "LEVEL_COLOURS", "LEVEL_NAMES",
 ]
 
 #: Top-view positions of the four side vertices of :func:`sided_graph`, far enough
@@ -844,6 +845,9 @@ def red_core_contacts(fillings=None) -> dict:
 #: Colours of the balls of each level in the drawings (board to apex).
 LEVEL_COLOURS = ("#8c6d46", "#2f6db5", "#2e9e44", "#c0392b")
 
+#: How the legends of the drawings name the levels (board to apex).
+LEVEL_NAMES = ("board holes (level 0)", "level 1", "level 2", "apex (level 3)")
+
 
 def face_names(G: nx.Graph | None = None) -> list[str]:
     """The inner faces of the visible contact graph as text, e.g. ``'a1 b2 c1'``,
@@ -856,9 +860,10 @@ def face_names(G: nx.Graph | None = None) -> list[str]:
     return sorted(out)
 
 
-def draw_board(ax, labels: bool = True):
+def draw_board(ax, labels: bool = True, font_size: float = 11):
     """The 4x4 board in the top-view grid coordinates (files a-g and ranks 1-7 are 0-6):
-    a wooden square with its 16 holes, the axes equal and bare."""
+    a wooden square with its 16 holes, the axes equal and bare; with ``labels`` the
+    files and ranks are written along the bottom and left edges."""
     from matplotlib.patches import Circle, FancyBboxPatch
     ax.add_patch(FancyBboxPatch((-1.3, -1.3), 8.6, 8.6, boxstyle="round,pad=0,rounding_size=0.5",
                                 facecolor="#ecd9b4", edgecolor="#8a6434", lw=1.5, zorder=0))
@@ -867,19 +872,42 @@ def draw_board(ax, labels: bool = True):
             ax.add_patch(Circle((x, y), 0.55, facecolor="#c9a56e", edgecolor="none", zorder=0.5))
     if labels:
         for i, f in enumerate("abcdefg"):
-            ax.text(i, -1.75, f, ha="center", va="center", fontsize=8, color="#6d4c25")
-            ax.text(-1.75, i, str(i + 1), ha="center", va="center", fontsize=8, color="#6d4c25")
-    ax.set_xlim(-2.2, 8.2 if labels else 7.6)
-    ax.set_ylim(-2.2, 7.6)
+            ax.text(i, -1.8, f, ha="center", va="center", fontsize=font_size, color="#6d4c25")
+            ax.text(-1.8, i, str(i + 1), ha="center", va="center", fontsize=font_size,
+                    color="#6d4c25")
+    ax.set_xlim(-2.3, 7.6)
+    ax.set_ylim(-2.3, 7.6)
     ax.set_aspect("equal")
     ax.axis("off")
     return ax
 
 
+def level_legend(ax, levels=range(4), extra=(), **kwargs):
+    """Add a legend naming the colours of ``levels`` (:data:`LEVEL_NAMES`), followed
+    by any ``extra`` matplotlib handles (each with its label set).  Keyword arguments
+    go to ``ax.legend``; by default the legend sits below the drawing."""
+    from matplotlib.lines import Line2D
+    handles = [Line2D([], [], linestyle="none", marker="o", markersize=10,
+                      markerfacecolor=LEVEL_COLOURS[lv], markeredgecolor="white",
+                      label=LEVEL_NAMES[lv]) for lv in levels]
+    handles += list(extra)
+    options = dict(loc="upper center", bbox_to_anchor=(0.5, 0.0), frameon=False,
+                   fontsize=10, ncol=min(len(handles), 4), handletextpad=0.4,
+                   columnspacing=1.2)
+    options.update(kwargs)
+    return ax.legend(handles=handles, **options)
+
+
 def draw_contact_graph(ax, G: nx.Graph | None = None, labels: bool = True,
-                       edge_colour: str = "#555555", node_size: float = 160, faces_shaded=False):
+                       edge_colour: str = "#555555", node_size: float = 160, faces_shaded=False,
+                       font_size: float = 8.5, legend: bool = False):
     """Draw a contact graph at its ``pos`` (top-view) coordinates: balls coloured by
-    level, contacts as straight segments; ``faces_shaded`` fills its inner faces."""
+    level, contacts as straight segments; ``faces_shaded`` fills its inner faces.
+
+    With ``labels`` each ball carries its full point name (``b2``, ``c3.2``,
+    ``d4.3``) in white, and the balls are drawn large enough to hold it (at least
+    ``node_size``).  ``legend`` adds a legend of the level colours
+    (:func:`level_legend`)."""
     from matplotlib.patches import Polygon
     G = contact_graph() if G is None else G
     pos = {v: G.nodes[v]["pos"] for v in G}
@@ -890,14 +918,18 @@ def draw_contact_graph(ax, G: nx.Graph | None = None, labels: bool = True,
     for a, b in G.edges():
         (x0, y0), (x1, y1) = pos[a], pos[b]
         ax.plot([x0, x1], [y0, y1], color=edge_colour, lw=1.2, zorder=2)
+    # a label of n characters needs a disc about 0.75 n font sizes across
+    size = max(node_size, (0.78 * 4 * font_size) ** 2) if labels else node_size
     for v in sorted(G, key=lambda v: G.nodes[v]["level"] or 0):
         lv = G.nodes[v]["level"]
         x, y = pos[v]
-        ax.scatter([x], [y], s=node_size * (1 + 0.25 * (lv or 0)),
-                   color=LEVEL_COLOURS[lv or 0], edgecolors="white", linewidths=1, zorder=3)
+        ax.scatter([x], [y], s=size if labels else size * (1 + 0.25 * (lv or 0)),
+                   color=LEVEL_COLOURS[lv or 0], edgecolors="white", linewidths=1.2, zorder=3)
         if labels:
-            ax.text(x, y, G.nodes[v]["name"].split(".")[0], ha="center", va="center",
-                    fontsize=6, color="white", zorder=4)
+            ax.text(x, y, G.nodes[v]["name"], ha="center", va="center", fontsize=font_size,
+                    fontweight="bold", color="white", zorder=4)
+    if legend:
+        level_legend(ax, sorted({G.nodes[v]["level"] or 0 for v in G}))
     return ax
 
 

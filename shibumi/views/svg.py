@@ -28,11 +28,12 @@ from __future__ import annotations
 from ..geometry import LEVEL, NUM_POINTS, POINTS, PROJECTION, SIZES, point_at
 from ..notation import as_point, point_name
 from ..position import BLACK, EMPTY, RED, WHITE
+from .marks import GEOMETRY, HALO_DARK, LEGEND, MARKS, PATH_COLOURS, SYMBOLS, halo_for
 
-__all__ = ["position_svg", "levels_svg", "MARK_SYMBOLS"]
+__all__ = ["position_svg", "levels_svg", "legend_html", "mark_swatch_svg", "MARK_SYMBOLS"]
 
-#: The symbols a point may be marked with.
-MARK_SYMBOLS = ("+", "-", "x", "•")
+#: The symbols a point may be marked with (see :mod:`shibumi.views.marks`).
+MARK_SYMBOLS = tuple(SYMBOLS)
 
 _SCALE = 10.0            # user units per projected grid step (a ball radius)
 _FILES = "abcdefg"
@@ -43,13 +44,13 @@ _BALL_PAINT = {
     BLACK: ("#1f1f1f", "#000000"),
     RED: ("#c62a1f", "#4d0b06"),
 }
-# stroke used for marks drawn on a ball of that colour (or on an empty point)
+# outline of a hidden ball's dashed disc: dark on white, light on black and red
 _MARK_INK = {EMPTY: "#111111", WHITE: "#111111", BLACK: "#f6f3ea", RED: "#f6f3ea"}
-_LINE_COLOURS = ("#1f6fd1", "#e08a00", "#2e9e44", "#8e44ad", "#d0306c")
+_LINE_COLOURS = PATH_COLOURS
 _BOARD_FILL, _BOARD_EDGE, _HOLE_FILL = "#dcb67a", "#8a6434", "#6d4c25"
-_HIGHLIGHT = "#f2c200"
+_HIGHLIGHT = MARKS["last"].colour
 _COLOUR_CLASS = ("", "white", "black", "red")
-_PLAYABLE = "#2e7d32"
+_PLAYABLE = MARKS["playable"].colour
 
 
 # -- small helpers -------------------------------------------------------------
@@ -109,24 +110,61 @@ def _colour_seen(position, p: int) -> int:
     return position.colour_at(max(seen)) if seen else EMPTY
 
 
-def _mark_shape(p: int, symbol: str, ink: str, x: float, y: float) -> list[str]:
-    arm = _SCALE * 0.42
-    width = _SCALE * 0.16
-    out = [f'<g class="mark" data-point="{point_name(p)}" data-symbol="{_esc(symbol)}" '
-           f'stroke="{ink}" stroke-width="{_num(width)}" stroke-linecap="round">']
+def _mark_shape(p, symbol: str, halo: str, x: float, y: float,
+                scale: float = _SCALE) -> list[str]:
+    """A ``+ - x •`` mark in its colour (:mod:`.marks`) over a halo of colour ``halo``.
+
+    The group's ``stroke`` is the halo; the coloured strokes are drawn over it.
+    """
+    colour = MARKS[symbol].colour
+    arm, core = GEOMETRY["arm"] * scale, GEOMETRY["stroke"] * scale
+    outline = core + 2 * GEOMETRY["halo"] * scale
+    name = "" if p is None else f' data-point="{point_name(p)}"'
+    out = [f'<g class="mark"{name} data-symbol="{_esc(symbol)}" '
+           f'stroke="{halo}" stroke-width="{_num(outline)}" stroke-linecap="round">']
+    if symbol == "•":
+        r = GEOMETRY["dot"] * scale
+        out.append(_tag("circle", cx=x, cy=y, r=r, fill=colour,
+                        stroke_width=GEOMETRY["halo"] * scale * 1.4))
+        out.append("</g>")
+        return out
     if symbol == "+":
-        out.append(_tag("line", x1=x - arm, y1=y, x2=x + arm, y2=y))
-        out.append(_tag("line", x1=x, y1=y - arm, x2=x, y2=y + arm))
+        bars = [(x - arm, y, x + arm, y), (x, y - arm, x, y + arm)]
     elif symbol == "-":
-        out.append(_tag("line", x1=x - arm, y1=y, x2=x + arm, y2=y))
-    elif symbol == "x":
-        d = arm * 0.78
-        out.append(_tag("line", x1=x - d, y1=y - d, x2=x + d, y2=y + d))
-        out.append(_tag("line", x1=x - d, y1=y + d, x2=x + d, y2=y - d))
-    else:  # the dot
-        out.append(_tag("circle", cx=x, cy=y, r=_SCALE * 0.2, fill=ink, stroke="none"))
-    out.append("</g>")
+        bars = [(x - arm, y, x + arm, y)]
+    else:  # x
+        d = arm * 0.8
+        bars = [(x - d, y - d, x + d, y + d), (x - d, y + d, x + d, y - d)]
+    for x1, y1, x2, y2 in bars:                      # the halo, then the colour
+        out.append(_tag("line", x1=x1, y1=y1, x2=x2, y2=y2))
+    out.append(f'<g stroke="{colour}" stroke-width="{_num(core)}">')
+    for x1, y1, x2, y2 in bars:
+        out.append(_tag("line", x1=x1, y1=y1, x2=x2, y2=y2))
+    out.append("</g></g>")
     return out
+
+
+def _ring_shape(kind: str, x: float, y: float, r: float, width: float,
+                dashed: bool = False, **attrs) -> list[str]:
+    """A ring of mark ``kind``'s colour (:mod:`.marks`) over a dark halo."""
+    halo = width + 2 * GEOMETRY["halo"] * _SCALE * 0.8
+    dash = f"{_num(r * 0.5)} {_num(r * 0.32)}" if dashed else None
+    return [_tag("circle", cx=x, cy=y, r=r, fill="none", stroke=HALO_DARK,
+                 stroke_opacity=0.55, stroke_width=halo, stroke_dasharray=dash),
+            _tag("circle", **attrs, cx=x, cy=y, r=r, fill="none",
+                 stroke=MARKS[kind].colour, stroke_width=width, stroke_dasharray=dash)]
+
+
+def _halo(colour: int) -> str:
+    """The halo of a mark drawn over a ball of this colour (or EMPTY)."""
+    return halo_for(_COLOUR_CLASS[colour] or None)
+
+
+def _playable_ring(x: float, y: float, name: str | None = None) -> str:
+    """The small ring on an empty playable point (the colour of the + mark)."""
+    return _tag("circle", class_="playable", data_point=name, cx=x, cy=y,
+                r=GEOMETRY["small_ring"] * _SCALE, fill="#ffffff", fill_opacity=0.55,
+                stroke=_PLAYABLE, stroke_width=GEOMETRY["small_ring_stroke"] * _SCALE)
 
 
 def _check_marks(marks) -> list[tuple[int, str]]:
@@ -200,14 +238,12 @@ def position_svg(position, marks=None, lines=(), highlight=(), show_playable=Tru
         for p in pts:
             if p in highlight:
                 x, y = _xy(p)
-                out.append(_tag("circle", class_="highlight", data_point=point_name(p), cx=x,
-                                cy=y, r=r + _SCALE * 0.05, fill="none", stroke=_HIGHLIGHT,
-                                stroke_width=_SCALE * 0.22))
+                out.extend(_ring_shape("last", x, y, r + _SCALE * 0.06,
+                                       GEOMETRY["ring_stroke"] * _SCALE,
+                                       class_="highlight", data_point=point_name(p)))
             if level and playable >> p & 1:
                 x, y = _xy(p)
-                out.append(_tag("circle", class_="playable", data_point=point_name(p), cx=x,
-                                cy=y, r=_SCALE * 0.3, fill="#ffffff", fill_opacity=0.55,
-                                stroke=_PLAYABLE, stroke_width=_SCALE * 0.1))
+                out.append(_playable_ring(x, y, point_name(p)))
 
     if show_hidden:
         for p in POINTS:
@@ -238,7 +274,7 @@ def position_svg(position, marks=None, lines=(), highlight=(), show_playable=Tru
 
     for p, symbol in marks:
         x, y = _xy(p)
-        out.extend(_mark_shape(p, symbol, _MARK_INK[_colour_seen(position, p)], x, y))
+        out.extend(_mark_shape(p, symbol, _halo(_colour_seen(position, p)), x, y))
 
     if labels:
         font = _SCALE * 0.7
@@ -310,9 +346,7 @@ def levels_svg(position, marks=None, highlight=(), size=480) -> str:
                                     fill=fill, stroke=stroke if not dash else _MARK_INK[colour],
                                     stroke_width=_SCALE * 0.1, stroke_dasharray=dash))
                 elif playable >> p & 1:
-                    out.append(_tag("circle", class_="playable", data_point=point_name(p), cx=cx,
-                                    cy=cy, r=_SCALE * 0.3, fill="none", stroke=_PLAYABLE,
-                                    stroke_width=_SCALE * 0.1))
+                    out.append(_playable_ring(cx, cy, point_name(p)))
                 else:
                     out.append(_tag("circle", class_="hole", cx=cx, cy=cy,
                                     r=_SCALE * 0.18, fill=_HOLE_FILL))
@@ -322,8 +356,84 @@ def levels_svg(position, marks=None, highlight=(), size=480) -> str:
                                     width=cell - _SCALE * 0.24, height=cell - _SCALE * 0.24,
                                     fill="none", stroke=_HIGHLIGHT, stroke_width=_SCALE * 0.22))
                 if p in marks:
-                    out.extend(_mark_shape(p, marks[p], _MARK_INK[colour], cx, cy))
+                    out.extend(_mark_shape(p, marks[p], _halo(colour), cx, cy))
         out.append("</g>")
         left += n * cell + gap
     out.append("</svg>")
     return "\n".join(out)
+
+
+# -- the legend of the marks ---------------------------------------------------------
+
+def mark_swatch_svg(key: str, size: int = 64) -> str:
+    """A small picture of one mark of :data:`shibumi.views.marks.MARKS`, for a legend.
+
+    The symbols are shown on a white and on a black ball (their halo changes
+    with the ground), the rings around balls, the playable ring on the wood.
+
+    >>> mark_swatch_svg('+').count('class="mark"')
+    2
+    """
+    mark = MARKS[key]
+    r = _ball_radius(0)
+    step = 2.3 * _SCALE
+    xs = (0.0, step)
+    width = step + 2 * 1.45 * _SCALE
+    height = 2 * 1.45 * _SCALE
+    lo = -1.45 * _SCALE
+    out = _svg_open(size * width / height, size, (lo, lo, width, height),
+                    f"{key}: {mark.meaning}")
+    out[0] = out[0].replace("<svg ", f'<svg class="mark-swatch" data-mark="{_esc(key)}" ', 1)
+    out.append(_tag("rect", x=lo, y=lo, width=width, height=height, rx=_SCALE * 0.4,
+                    fill=_BOARD_FILL))
+
+    def ball(x, colour):
+        fill, stroke = _BALL_PAINT[colour]
+        out.append(_tag("circle", class_=f"ball {_COLOUR_CLASS[colour]}", cx=x, cy=0, r=r,
+                        fill=fill, stroke=stroke, stroke_width=_SCALE * 0.09))
+
+    ring_r, ring_w = r + _SCALE * 0.06, GEOMETRY["ring_stroke"] * _SCALE
+    if key in SYMBOLS:
+        for x, colour in zip(xs, (WHITE, BLACK)):
+            ball(x, colour)
+            out.extend(_mark_shape(None, key, _halo(colour), x, 0))
+    elif key == "playable":
+        for x in xs:
+            out.append(_tag("circle", class_="hole", cx=x, cy=0, r=_SCALE * 0.55,
+                            fill=_HOLE_FILL))
+        out.append(_playable_ring(xs[1], 0))
+    elif key == "target":
+        ball(xs[0], WHITE)
+        out.extend(_ring_shape(key, xs[0], 0, ring_r, ring_w * 0.8, dashed=True))
+        out.extend(_ring_shape(key, xs[1], 0, _SCALE * 0.55, ring_w * 0.8, dashed=True))
+        out.append(_tag("circle", cx=xs[1], cy=0, r=_SCALE * 0.18, fill=mark.colour,
+                        stroke="#ffffff", stroke_width=_SCALE * 0.06))
+    else:   # rings around a white and a black ball
+        for x, colour in zip(xs, (WHITE, BLACK)):
+            if key == "winning":
+                out.append(_tag("circle", cx=x, cy=0, r=r * 1.38, fill=mark.colour,
+                                fill_opacity=0.35))
+            ball(x, colour)
+            width = ring_w * (1.6 if key == "selected" else 1.0)
+            out.extend(_ring_shape(key, x, 0, ring_r + (width - ring_w) / 2, width))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def legend_html(keys=LEGEND, size: int = 40) -> str:
+    """The legend of the marks as an HTML table: a swatch, the mark's name, its meaning.
+
+    Made from :mod:`shibumi.views.marks`, so it cannot drift from the pictures.
+    """
+    names = {"last": "ring", "+": "+", "-": "−", "x": "×", "•": "•",
+             "playable": "small ring", "selected": "thick ring", "target": "dashed ring",
+             "winning": "gold ring"}
+    rows = []
+    for key in keys:
+        mark = MARKS[key]
+        rows.append(f'<tr data-mark="{_esc(key)}"><td>{mark_swatch_svg(key, size)}</td>'
+                    f'<td><strong>{_esc(names.get(key, key))}</strong></td>'
+                    f'<td>{_esc(mark.meaning)}</td></tr>')
+    return ('<table class="shibumi-legend"><thead><tr><th>mark</th><th></th>'
+            '<th>what it shows</th></tr></thead><tbody>' + "".join(rows)
+            + "</tbody></table>")

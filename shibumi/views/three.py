@@ -14,7 +14,10 @@ the camera starts.
 Overlays (playable markers, last move, ``+ - x •`` marks, paths, labels)
 live in their own groups; showing and clearing them adds and removes
 children of those groups and never touches the balls.  Objects for an
-overlay are created once per point and reused.
+overlay are created once per point and reused.  Their colours and shapes
+come from :mod:`shibumi.views.marks`, as in the flat diagrams; the marks and
+the last-move ring are pictures that always face the camera (sprites whose
+textures are drawn here with numpy), drawn over the balls.
 
 pythreejs is imported by this module only; the engine never imports it.
 """
@@ -29,6 +32,7 @@ import pythreejs as three
 from ..geometry import CENTRE, LEVEL, NUM_POINTS, POINTS
 from ..notation import as_point, point_name
 from ..position import BLACK, EMPTY, RED, WHITE, Position
+from .marks import GEOMETRY, HALO_DARK, MARKS, PATH_COLOURS, SYMBOLS, halo_for
 
 __all__ = ["PyramidView", "scene_position", "BALL_RADIUS", "BALL_HEIGHT"]
 
@@ -40,10 +44,15 @@ BOARD_SIZE = 4.5
 BOARD_THICKNESS = 0.3
 
 _BALL_COLOURS = {WHITE: "#f1ede2", BLACK: "#1c1c1c", RED: "#c3261b"}
-_MARK_COLOURS = {"+": "#19a34a", "-": "#1e63d6", "x": "#f08c00", "•": "#e8e8e8"}
-MARK_SYMBOLS = tuple(_MARK_COLOURS)
-_PATH_COLOURS = ("#1f6fd1", "#e08a00", "#2e9e44", "#8e44ad", "#d0306c")
-_CAMERA_EYE = (0.0, 5.9, 6.9)
+_MARK_COLOURS = {s: MARKS[s].colour for s in SYMBOLS}
+MARK_SYMBOLS = tuple(SYMBOLS)
+_PATH_COLOURS = PATH_COLOURS
+_COLOUR_NAME = {EMPTY: None, WHITE: "white", BLACK: "black", RED: "red"}
+_MARK_ORDER = 40          # marks are drawn after (over) everything else but labels
+# 45 degrees up and 9.9 away: a complete pyramid (apex ball included) fits a square or
+# 6:5 view with a margin of about a tenth of the view above it and more on the
+# other sides (the target is the board's centre, so the pyramid sits high).
+_CAMERA_EYE = (0.0, 7.0, 7.0)
 # The front end's orbit controls turn the camera to the origin whatever target
 # they are given, so the camera looks there from the start (and screen_xy agrees).
 _CAMERA_TARGET = (0.0, 0.0, 0.0)
@@ -134,15 +143,123 @@ def _look_at_quaternion(eye, target, up=(0.0, 1.0, 0.0)):
     return (float(x), float(y), float(z), float(w))
 
 
-def _turn_y(angle: float) -> tuple[float, float, float, float]:
-    """The (x, y, z, w) quaternion of a turn about the vertical axis."""
-    return (0.0, math.sin(angle / 2), 0.0, math.cos(angle / 2))
-
-
 # A quarter turn about x, laying flat shapes (circles, rings) made in the x-y plane
 # on the board.  Rotations are given as quaternions: pythreejs 2.4 sends an Euler
 # ``rotation`` set at construction, but the browser keeps the identity quaternion.
 _FLAT = (-math.sin(math.pi / 4), 0.0, 0.0, math.cos(math.pi / 4))
+
+
+# -- mark pictures (textures drawn with numpy: no canvas needed) ----------------
+
+def _rgb(hexa: str) -> np.ndarray:
+    return np.array([int(hexa[i:i + 2], 16) for i in (1, 3, 5)], dtype=float) / 255
+
+
+def _coverage(distance, half_width, pixel):
+    """Anti-aliased coverage of a stroke of this half width at these distances."""
+    return np.clip((half_width - distance) / pixel + 0.5, 0.0, 1.0)
+
+
+def _segment_distance(x, y, a, b):
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    t = np.clip(((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy), 0.0, 1.0)
+    return np.hypot(x - ax - t * dx, y - ay - t * dy)
+
+
+def _paint(colour: str, halo: str, core_alpha, halo_alpha) -> np.ndarray:
+    """RGBA bytes of a coloured shape over its halo (straight alpha)."""
+    alpha = core_alpha + (1 - core_alpha) * halo_alpha
+    c, h = _rgb(colour), _rgb(halo)
+    weight = np.divide(core_alpha, alpha, out=np.zeros_like(alpha), where=alpha > 0)
+    rgb = weight[..., None] * c + (1 - weight[..., None]) * h
+    return np.round(np.dstack((rgb, alpha)) * 255).astype(np.uint8)
+
+
+def mark_images(symbol: str, halo: str, n: int = 64):
+    """The texture(s) of a ``+ - x •`` mark, and the half width they cover (ball radii).
+
+    Shapes and sizes are those of :data:`shibumi.views.marks.GEOMETRY`.  A mark
+    of two strokes comes as two pictures that together make the whole mark
+    (each pixel belongs to the stroke nearer to it), one sprite each.
+    """
+    g = GEOMETRY
+    if symbol == "•":
+        extent = g["dot"] + g["halo"] + 0.06
+    else:
+        extent = g["arm"] + g["stroke"] / 2 + g["halo"] + 0.06
+    pixel = 2 * extent / n
+    ticks = (np.arange(n) + 0.5) * pixel - extent
+    x, y = np.meshgrid(ticks, ticks)
+    if symbol == "•":
+        dists = [np.hypot(x, y)]
+        core, outline = g["dot"], g["dot"] + g["halo"]
+    else:
+        arm = g["arm"]
+        segments = {"+": [((-arm, 0), (arm, 0)), ((0, -arm), (0, arm))],
+                    "-": [((-arm, 0), (arm, 0))]}.get(symbol)
+        if segments is None:     # x
+            d = arm * 0.8
+            segments = [((-d, -d), (d, d)), ((-d, d), (d, -d))]
+        dists = [_segment_distance(x, y, a, b) for a, b in segments]
+        core, outline = g["stroke"] / 2, g["stroke"] / 2 + g["halo"]
+    nearest = np.min(dists, axis=0)
+    image = _paint(MARKS[symbol].colour, halo, _coverage(nearest, core, pixel),
+                   _coverage(nearest, outline, pixel))
+    if len(dists) == 1:
+        return extent, [image]
+    owner = np.argmin(dists, axis=0)
+    return extent, [np.where((owner == k)[..., None], image, 0).astype(np.uint8)
+                    for k in range(len(dists))]
+
+
+def ring_image(kind: str = "last", n: int = 64):
+    """The texture of a ring around a ball in mark ``kind``'s colour, and its half width."""
+    g = GEOMETRY
+    radius, half = g["ring"], g["ring_stroke"] / 2
+    extent = radius + half + g["halo"] + 0.06
+    pixel = 2 * extent / n
+    ticks = (np.arange(n) + 0.5) * pixel - extent
+    x, y = np.meshgrid(ticks, ticks)
+    d = np.abs(np.hypot(x, y) - radius)
+    image = _paint(MARKS[kind].colour, HALO_DARK, _coverage(d, half, pixel),
+                   0.55 * _coverage(d, half + g["halo"], pixel))
+    return extent, image
+
+
+def _texture(image: np.ndarray) -> "three.DataTexture":
+    return three.DataTexture(data=image, format="RGBAFormat", type="UnsignedByteType",
+                             magFilter="LinearFilter", minFilter="LinearFilter",
+                             generateMipmaps=False)
+
+
+def _sprite_material(image: np.ndarray) -> "three.SpriteMaterial":
+    # Not depth tested: a mark is drawn over every ball, never hidden behind one.
+    return three.SpriteMaterial(map=_texture(image), transparent=True, depthTest=False,
+                                depthWrite=False)
+
+
+# Mark materials (and their textures) are shared by every view of a kernel: a page
+# of the book then carries each picture once, however many views show it.
+_SHARED_MATERIALS: dict = {}
+
+
+def _mark_materials(symbol: str, halo: str):
+    """(half width in ball radii, one sprite material per part) of a mark."""
+    key = ("mark", symbol, halo)
+    if key not in _SHARED_MATERIALS:
+        extent, images = mark_images(symbol, halo)
+        _SHARED_MATERIALS[key] = (extent, [_sprite_material(i) for i in images])
+    return _SHARED_MATERIALS[key]
+
+
+def _ring_material(kind: str = "last"):
+    """(half width in ball radii, sprite material) of a ring around a ball."""
+    key = ("ring", kind)
+    if key not in _SHARED_MATERIALS:
+        extent, image = ring_image(kind)
+        _SHARED_MATERIALS[key] = (extent, _sprite_material(image))
+    return _SHARED_MATERIALS[key]
 
 
 def _as_points(points) -> tuple:
@@ -218,10 +335,8 @@ class PyramidView:
         self._playable_markers: dict[int, three.Mesh] = {}
         self._labels_made: dict[int, three.Group] = {}
         self._marks: dict[int, tuple[str, three.Group]] = {}
-        self._last_marker: three.Mesh | None = None
+        self._last_markers: list[three.Group] = []
         self._marker_geometry = self._marker_material = None
-        self._bar_geometry = self._dot_geometry = None
-        self._mark_materials: dict[str, three.Material] = {}
 
         if position is not None:
             self.update(position)
@@ -335,7 +450,7 @@ class PyramidView:
                         self._marker_geometry = three.SphereBufferGeometry(
                             radius=0.16, widthSegments=16, heightSegments=12)
                         self._marker_material = three.MeshPhongMaterial(
-                            color="#2fbf71", transparent=True, opacity=0.6)
+                            color=MARKS["playable"].colour, transparent=True, opacity=0.7)
                     marker = three.Mesh(geometry=self._marker_geometry,
                                         material=self._marker_material,
                                         position=marker_position(p),
@@ -347,20 +462,29 @@ class PyramidView:
             self.playable_group.children = tuple(shown)
 
     def mark_last(self, point=None) -> "PyramidView":
-        """Ring the ball of the last move (None clears)."""
+        """Ring the ball of the last move (None clears); a sequence rings several.
+
+        The ring is the ``last`` mark of :mod:`shibumi.views.marks`: a cyan
+        ring that faces the camera and is drawn over the balls.  Each ring
+        hangs from a group standing on top of the ball, centred on the ball.
+        """
         if point is None:
             self.last_group.children = ()
             return self
-        p = as_point(point)
-        if self._last_marker is None:
-            self._last_marker = three.Mesh(
-                geometry=three.TorusBufferGeometry(radius=0.24, tube=0.05,
-                                                   radialSegments=12, tubularSegments=40),
-                material=three.MeshPhongMaterial(color="#2a9df4", emissive="#0b3b66"),
-                quaternion=_FLAT, name="last move")
-        x, y, z = scene_position(p)
-        self._last_marker.position = (x, y + BALL_RADIUS + 0.04, z)
-        self.last_group.children = (self._last_marker,)
+        rings = []
+        for i, p in enumerate(map(as_point, _as_points(point))):
+            while len(self._last_markers) <= i:
+                extent, material = _ring_material("last")
+                size = 2 * extent * BALL_RADIUS
+                ring = three.Sprite(material=material, scale=(size, size, 1),
+                                    position=(0, -(BALL_RADIUS + 0.04), 0),
+                                    renderOrder=_MARK_ORDER - 1)
+                self._last_markers.append(three.Group(children=(ring,), name="last move"))
+            group = self._last_markers[i]
+            x, y, z = scene_position(p)
+            group.position = (x, y + BALL_RADIUS + 0.04, z)
+            rings.append(group)
+        self.last_group.children = tuple(rings)
         return self
 
     def mark(self, points, symbol: str = "+") -> "PyramidView":
@@ -389,32 +513,28 @@ class PyramidView:
         return self
 
     def _refresh_marks(self) -> None:
-        for p, (_, group) in self._marks.items():
+        for p, (symbol, group) in self._marks.items():
             x, y, z = scene_position(p)
-            if self.position.occupied >> p & 1:   # on top of the ball
-                y += BALL_RADIUS + 0.03
+            occupied = self.position.occupied >> p & 1
+            if occupied:   # a little up the ball, toward its top
+                y += 0.1
             if tuple(group.position) != (x, y, z):
                 group.position = (x, y, z)
+            colour = self.position.colour_at(p) if occupied else EMPTY
+            _, materials = _mark_materials(symbol, halo_for(_COLOUR_NAME[colour]))
+            for sprite, material in zip(group.children, materials):
+                if sprite.material is not material:
+                    sprite.material = material
         children = tuple(self._marks[p][1] for p in sorted(self._marks))
         if children != tuple(self.mark_group.children):
             self.mark_group.children = children
 
     def _make_mark(self, p: int, symbol: str) -> three.Group:
-        if self._bar_geometry is None:
-            self._bar_geometry = three.BoxBufferGeometry(width=0.56, height=0.05, depth=0.12)
-            self._dot_geometry = three.SphereBufferGeometry(radius=0.12, widthSegments=16,
-                                                            heightSegments=12)
-        if symbol not in self._mark_materials:
-            self._mark_materials[symbol] = three.MeshPhongMaterial(
-                color=_MARK_COLOURS[symbol], emissive=_MARK_COLOURS[symbol],
-                emissiveIntensity=0.35)
-        material = self._mark_materials[symbol]
-        angles = {"+": (0.0, math.pi / 2), "-": (0.0,), "x": (math.pi / 4, -math.pi / 4),
-                  "•": ()}[symbol]
-        parts = [three.Mesh(geometry=self._bar_geometry, material=material,
-                            quaternion=_turn_y(a)) for a in angles]
-        if symbol == "•":
-            parts.append(three.Mesh(geometry=self._dot_geometry, material=material))
+        """A mark as camera-facing sprites (one per stroke), drawn over the balls."""
+        extent, materials = _mark_materials(symbol, halo_for(None))
+        size = 2 * extent * BALL_RADIUS
+        parts = [three.Sprite(material=m, scale=(size, size, 1), renderOrder=_MARK_ORDER)
+                 for m in materials]
         for part in parts:
             self._point_of_model[part.model_id] = p
         return three.Group(children=tuple(parts), name=f"mark {symbol} {point_name(p)}")

@@ -17,14 +17,35 @@ const WOOD = "#d4ad6e";
 const HOLE = "#4a3318";
 const BALL_COLOURS = { W: "#f1ede2", B: "#1c1c1c", R: "#c3261b" };
 const GHOST = "#8f8f8f";
-const PLAYABLE = "#2fbf71";
-const LAST = "#2a9df4";
-const SELECTED = "#ff7a00";
-const TARGET = "#9b3fd6";
-const HOVER = "#ffd21f";
-const WIN = "#ffc400";
 const LABEL = "#6b5533";
-const ARROW_COLOURS = { last: LAST, option: "#e08a00" };
+
+// The marks' colours: a copy of MARK_COLOURS in shibumi/views/marks.py, the one
+// place they are defined (the book's flat and 3D pictures use that module, and
+// tests/test_marks.py checks that this copy agrees).  Change them there first.
+const MARK_COLOURS = {
+  last: "#00b3e6",
+  plus: "#17a845",
+  minus: "#8a4fe0",
+  cross: "#ff7f0e",
+  dot: "#e0339b",
+  playable: "#17a845",
+  selected: "#e0339b",
+  target: "#17a845",
+  winning: "#ffc400",
+  hover: "#ffe14d",
+  haloDark: "#1a1a1a",
+  haloLight: "#ffffff",
+};
+const PLAYABLE = MARK_COLOURS.playable;
+const LAST = MARK_COLOURS.last;
+const SELECTED = MARK_COLOURS.selected;
+const TARGET = MARK_COLOURS.target;
+const HOVER = MARK_COLOURS.hover;
+const WIN = MARK_COLOURS.winning;
+// arrows: the last move's in its colour, moves on offer in the colour of targets
+const ARROW_COLOURS = { last: LAST, option: TARGET };
+// Marks are drawn over the balls (no depth test), late, so no ball hides them.
+const MARK_ORDER = 10;
 
 const FOV = 38;
 const EYE = new THREE.Vector3(0, 5.9, 6.9);
@@ -107,10 +128,12 @@ function ringTexture(colour, width, dashed = false) {
   return canvasTexture(`ring ${colour} ${width} ${dashed}`, 256, (g, s) => {
     const r = s * (0.5 - width / 2) - 2;
     g.lineWidth = s * width;
-    g.strokeStyle = "rgba(0,0,0,0.35)";       // a dark rim keeps light rings readable
+    g.strokeStyle = MARK_COLOURS.haloDark;    // the halo: a dark rim keeps light rings readable
+    g.globalAlpha = 0.55;
     g.beginPath();
     g.arc(s / 2, s / 2, r, 0, 2 * Math.PI);
     g.stroke();
+    g.globalAlpha = 1;
     g.lineWidth = s * width * 0.72;
     g.strokeStyle = colour;
     if (dashed) g.setLineDash([s * 0.11, s * 0.07]);
@@ -135,7 +158,7 @@ function glowTexture(colour) {
 
 function dotTexture(colour) {
   return canvasTexture(`dot ${colour}`, 128, (g, s) => {
-    g.fillStyle = "rgba(255,255,255,0.9)";
+    g.fillStyle = MARK_COLOURS.haloLight;
     g.beginPath();
     g.arc(s / 2, s / 2, s * 0.46, 0, 2 * Math.PI);
     g.fill();
@@ -857,17 +880,20 @@ export class Board {
     const list = this.sprites[kind];
     if (!list[i]) {
       let s;
-      if (kind === "last") s = new THREE.Sprite(spriteMaterial(ringTexture(LAST, 0.1)));
+      // camera-facing sprites in the colours of MARK_COLOURS, drawn over the balls
+      const over = { depthTest: false };
+      if (kind === "last") s = new THREE.Sprite(spriteMaterial(ringTexture(LAST, 0.12), over));
       else if (kind === "selected") {
-        s = new THREE.Sprite(spriteMaterial(ringTexture(SELECTED, 0.17), { depthTest: false }));
-        s.renderOrder = 10;
-      } else if (kind === "target") s = new THREE.Sprite(spriteMaterial(ringTexture(TARGET, 0.13, true)));
-      else if (kind === "targetDot") s = new THREE.Sprite(spriteMaterial(dotTexture(TARGET)));
-      else if (kind === "winRing") s = new THREE.Sprite(spriteMaterial(ringTexture(WIN, 0.12)));
+        s = new THREE.Sprite(spriteMaterial(ringTexture(SELECTED, 0.17), over));
+        s.renderOrder = MARK_ORDER + 1;
+      } else if (kind === "target") s = new THREE.Sprite(spriteMaterial(ringTexture(TARGET, 0.13, true), over));
+      else if (kind === "targetDot") s = new THREE.Sprite(spriteMaterial(dotTexture(TARGET), over));
+      else if (kind === "winRing") s = new THREE.Sprite(spriteMaterial(ringTexture(WIN, 0.12), over));
       else if (kind === "win") {
         s = new THREE.Sprite(spriteMaterial(glowTexture(WIN), { opacity: 0.95 }));
         s.renderOrder = -1;
       }
+      if (kind !== "win" && kind !== "selected") s.renderOrder = MARK_ORDER;
       if (kind !== "win") s.layers.set(RING_LAYER);
       list[i] = s;
       this.overlayGroup.add(s);
