@@ -597,6 +597,9 @@ class Table:
             "solved": self.solved,
             "values": self._values(listed) if active and self.show_values else None,
             "record": match.record(),
+            # A record replays the chance draws, hands included: not to be shown
+            # to a seat before the end of a game with hidden parts.
+            "record_secret": g.info.hidden_information and g.info.chance and not over,
         }
 
     @property

@@ -197,6 +197,7 @@ def test_hidden_hands_are_covered_between_two_humans(site):
     v = idle(page, board)
     hands = " ".join(v["status"])
     assert v["cover"] is None and "Player 2 ??" in hands and "Player 1 ?" not in hands
+    assert not parts(page, board, ".sb-record")[0].is_visible()   # it holds the deal
     click_point(page, board, v["clickable"][0])
     v = idle(page, board)
     if not v["over"] and v["turn"].startswith("Player 2"):

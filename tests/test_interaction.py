@@ -88,6 +88,15 @@ def test_two_humans_with_secrets_pass_the_device():
     assert table.covered or table.ai_due or table.match.current_player == 0
 
 
+def test_a_record_with_hidden_draws_is_not_shown_before_the_end():
+    table = Table("spanic", seats=["human", "ai", "ai"], ai="beginner", seed=5)
+    view = table.view()
+    assert view["record_secret"] and view["record"]        # kept for resuming, marked secret
+    play_random_views(table, random.Random(1))
+    assert not table.view()["record_secret"]
+    assert not Table("spline").view()["record_secret"]
+
+
 def test_simultaneous_choices_stay_secret_until_all_are_made():
     table = Table("spindizzy", seats="human", seed=2)
     table.reveal()

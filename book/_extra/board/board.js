@@ -677,8 +677,9 @@ export class Board {
     d.historyBox.hidden = !(v.history && v.history.length);
     d.history.scrollTop = d.history.scrollHeight;
 
-    d.recordText.value = v.record || "";
-    d.record.hidden = !v.record;
+    // The record holds the hidden draws (hands) until the game ends: kept, not shown.
+    d.recordText.value = v.record_secret ? "" : v.record || "";
+    d.record.hidden = !v.record || v.record_secret;
     d.linkHint.textContent = v.link_hint || "";
     d.linkHint.hidden = !v.link_hint;
 
