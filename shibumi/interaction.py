@@ -251,11 +251,11 @@ class Table:
                  record: str | None = None) -> None:
         self.game = _as_game(game_or_name)
         self.seats = parse_seats(seats, self.game.num_players)
+        self.version = 0
         self.set_ai(ai, budget)
         self._rng = random.Random(seed)
         self._seeded = seed is not None
         self.match = self.game.new_match(seed=seed, record=record)
-        self.version = 0
         self.message, self.error = "", False
         self._selected: int | None = None        # first point of a two-click move
         self._narrowed: list | None = None       # the moves the last click left open
@@ -291,7 +291,8 @@ class Table:
                 or not 0 <= player < self.game.num_players:
             raise ValueError(f"player is 0-{self.game.num_players - 1}, not {shown(player)}")
         self.seats[player] = kind
-        self._secret.pop(player, None) if kind == AI else None
+        if kind == AI:
+            self._secret.pop(player, None)       # the AI chooses for itself
         self._clear_selection()
         self._touch()
 
@@ -746,7 +747,7 @@ class Table:
 
     # -- inside ----------------------------------------------------------------------
     def _touch(self) -> None:
-        self.version = getattr(self, "version", -1) + 1
+        self.version += 1
 
     def _say(self, text: str, error: bool = False):
         """Set the message (and a new version); returns None so actions can return it."""

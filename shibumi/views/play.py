@@ -232,7 +232,9 @@ class PlayWidget:
                   self._ai_b, *self._seat_widgets):
             w.disabled = locked
         if locked:
-            self._say_html(f"{self.table.view()['ai_player']} (AI) is thinking…", error=False)
+            cp = self.match.current_player
+            who = self.game.player_name(cp) if cp >= 0 else "The AI"
+            self._say_html(f"{who} (AI) is thinking…", error=False)
 
     def _guard(self, action, *args):
         """Run a widget callback; an unexpected error is shown, not lost in a log."""
