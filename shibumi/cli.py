@@ -1,6 +1,6 @@
 """Command line: ``python -m shibumi`` or ``shibumi``.
 
-Sub-commands: list, rules, play, perft, playouts.  Errors print one line
+Sub-commands: list, rules, play, perft, verify, solve, arena, playouts.  Errors print one line
 on stderr and exit with status 2.
 """
 
@@ -178,6 +178,32 @@ def _cmd_play(args) -> None:
     play_in_terminal(game, seats=args.human, ai=args.ai, seed=args.seed, record=args.resume)
 
 
+def _cmd_arena(args) -> None:
+    from .arena import arena
+    specs = [s.strip() for s in args.players.split(",")]
+    if any(not s for s in specs):
+        raise CLIError(f"--players takes specs separated by commas, e.g. mcts:1000,random; "
+                       f"got {args.players!r}")
+    result = arena(args.game, specs, args.games, args.seed,
+                   progress=_progress_bar(not args.json, "games", "game"))
+    if args.json:
+        print(json.dumps(result))
+        return
+    games = result["games"]
+    print(f"{result['game']}: {games} games, seats rotated")
+    for key, spec in zip(result["win_rate"], result["players"]):
+        low, high = result["interval"][key]
+        name = spec if key == spec else f"{key} ({spec})"
+        line = (f"  {name:<18} wins {result['wins'][key]:>6} = "
+                f"{100 * result['win_rate'][key]:5.1f}%  (95%: {100 * low:.1f}-{100 * high:.1f}%)")
+        if "scores" in result:
+            line += f"  mean score {result['scores'][key]:.2f}"
+        print(line)
+    print(f"  {'draws':<18}      {result['wins']['draw']:>6}")
+    seats = ", ".join(f"seat {k + 1} {w}" for k, w in enumerate(result["by_seat"]))
+    print(f"  wins by seat: {seats}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="shibumi", description="The Shibumi game system.")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
@@ -213,6 +239,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("game", choices=["spline", "spuzzle"])
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_solve)
+    p = sub.add_parser("arena", help="AI-versus-AI matches with the seats rotated")
+    p.add_argument("game")
+    p.add_argument("--players", required=True,
+                   help="comma-separated specs, one per seat: random, mcts:N, mcts@S, perfect")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_cmd_arena)
     p = sub.add_parser("playouts", help="statistics of uniformly random games")
     p.add_argument("game")
     p.add_argument("--seconds", type=float, default=1.0)

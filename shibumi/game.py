@@ -256,6 +256,14 @@ class Game:
         """
         return state.position
 
+    def other_boards(self, state: State, player: int | None) -> list[tuple[str, Position]]:
+        """Sets the player sees besides the one they play on, as (label, position).
+
+        Most games have one set; Spair is played on two, and the board shows
+        the set not in play beside the one that is.
+        """
+        return []
+
     def status_lines(self, state: State) -> list[str]:
         """What players read beside the board, in their words: stocks, the colour
         to place, a barred colour, roles, the ball drawn.  Front ends show these
@@ -324,6 +332,15 @@ class Game:
         while self.current_player(state) != TERMINAL:
             state = self.random_step(state, rng)
         return state
+
+    def playout(self, state: State, rng: random.Random) -> State:
+        """The playout the MCTS player runs from a leaf: random moves by default.
+
+        A game may play smarter, still legal moves here (take a win at once,
+        block the opponent's), which makes the search stronger without touching
+        the rules; ``random_playout`` stays uniformly random for statistics.
+        """
+        return self.random_playout(state, rng)
 
     def new_match(self, seed: int | None = None, state: State | None = None,
                   record: str | None = None) -> "Match":

@@ -45,6 +45,7 @@ from .game import CHANCE, SIMULTANEOUS, Game, Match
 from .geometry import NUM_POINTS
 from .notation import (ENTER, PLACE, SQUARE_POINTS, moves_matching, point_candidates,
                        point_in, point_name, square_of)
+from .maths.perfect import is_solved, move_values
 from .players import MAX_ITERATIONS, MCTSPlayer, RandomPlayer
 from .position import BLACK, RED, WHITE
 from .registry import load
@@ -159,60 +160,6 @@ def parse_ai(ai) -> tuple[str, int | None, float | None]:
                      f"not {shown(ai)}")
 
 
-def _is_spline(game: Game) -> bool:
-    return type(game).__name__ == "Spline" and game.params.get("count_hidden", True)
-
-
-def _spline_values(game: Game, state, moves) -> dict:
-    """Spline's exact move values (the solver of :mod:`shibumi.maths.solve`)."""
-    from .maths.solve import SplineSolver, move_values
-
-    solver = _SOLVERS.setdefault("spline", SplineSolver())
-    values = move_values(state.position, solver)
-    words = {"win": "wins", "loss": "loses", "draw": "draws"}
-    return {m: f"{words[v.result]} (ball {v.length})" for m in moves
-            if (v := values.get(m.point)) is not None}
-
-
-def _is_splastwo(game: Game) -> bool:
-    return type(game).__name__ == "Splastwo" and game.params.get("players") == 2
-
-
-def _splastwo_values(game: Game, state, moves) -> dict:
-    """Splastwo's exact final margins (the solver of :mod:`shibumi.maths.splastwo`).
-
-    A turn lays a line ball by ball: a ball's value is the best line through
-    the balls laid so far and it; a pass ends the line as it is."""
-    from .geometry import LEVEL_MASK
-    from .maths.splastwo import STOCK, LEVEL_POINTS, SplastwoSolver, moves as rows
-
-    solver = _SOLVERS.setdefault("splastwo", SplastwoSolver())
-    me, pos = state.to_move, state.position
-    placed = sum(1 << q for q in state.placed)
-    occ = pos.occupied & ~placed
-    counts = (pos.white.bit_count(), pos.black.bit_count())
-    mine = STOCK - counts[me] + len(state.placed)
-    theirs = STOCK - counts[1 - me]
-    lead = sum((LEVEL_POINTS[lv] if owner == me else -LEVEL_POINTS[lv])
-               for lv, owner in enumerate(state.levels)
-               if owner >= 0 and occ & LEVEL_MASK[lv] == LEVEL_MASK[lv])
-    margins = {row: lead + solver.move_value(occ, mine, theirs, row)
-               for row in rows(occ, mine) if row & placed == placed}
-    out = {}
-    for m in moves:
-        wanted = [v for row, v in margins.items()
-                  if (row == placed if m.point is None else row >> m.point & 1)]
-        if wanted:
-            best = max(wanted)
-            out[m] = f"wins by {best}" if best > 0 else f"loses by {-best}"
-    return out
-
-
-#: Games whose exact move values the board can show: (is it this game?, the values).
-VALUE_FINDERS = ((_is_spline, _spline_values), (_is_splastwo, _splastwo_values))
-_SOLVERS: dict = {}
-
-
 #: A row of a text diagram (another set's picture in describe): the board draws sets.
 _DIAGRAM_ROW = re.compile(r"^[1-7](\s|$)")
 #: describe's "White to move." line: the view says whose turn it is in its own words.
@@ -220,6 +167,12 @@ _TURN = re.compile(r"^[\w' ]{1,40} to move\b")
 
 
 _HIDDEN_DRAW = "a hidden draw"
+
+
+def _balls(position) -> list[dict]:
+    """The balls of a position for a front end: point number and colour letter."""
+    return [{"point": p, "colour": _COLOUR_LETTERS[position.colour_at(p)]}
+            for p in range(NUM_POINTS) if position.colour_at(p) in _COLOUR_LETTERS]
 
 
 def _draws(texts: list[str]) -> list[str]:
@@ -546,9 +499,9 @@ class Table:
         waiting_ai = self.ai_due
         shown = self.shown_state()
         position = g.board_of(shown, self.board_seat())
-        balls = [] if covered else [
-            {"point": p, "colour": _COLOUR_LETTERS[position.colour_at(p)]}
-            for p in range(NUM_POINTS) if position.colour_at(p) in _COLOUR_LETTERS]
+        balls = [] if covered else _balls(position)
+        boards = [] if covered else [{"label": label, "balls": _balls(other)} for label, other
+                                     in g.other_boards(shown, self.board_seat())]
         active = not (over or covered or waiting_ai)
         playable, clickable, hints = set(), set(), {}
         if active:
@@ -574,6 +527,7 @@ class Table:
             "strength": self.strength,
             "strengths": [[s[0], s[1]] for s in STRENGTHS],
             "balls": balls,
+            "boards": boards,
             "playable": sorted(playable), "clickable": sorted(clickable), "hints": hints,
             "selected": self._selected if active else None, "targets": targets if active else [],
             "last": [] if covered else self.last_points(),
@@ -606,7 +560,7 @@ class Table:
     @property
     def solved(self) -> bool:
         """Can the board show this game's exact move values?"""
-        return any(applies(self.game) for applies, _ in VALUE_FINDERS)
+        return is_solved(self.game)
 
     def set_values(self, show: bool) -> None:
         """Show (or hide) the exact value of every move, in solved games."""
@@ -617,11 +571,10 @@ class Table:
 
     def _values(self, listed) -> dict | None:
         """{option index: value text} for the options listed, in solved games."""
-        for applies, find in VALUE_FINDERS:
-            if applies(self.game):
-                found = find(self.game, self.match.state, listed)
-                return {str(i): found[m] for i, m in enumerate(listed) if m in found}
-        return None
+        if not self.solved:
+            return None
+        found = move_values(self.game, self.match.state, listed)
+        return {str(i): found[m][1] for i, m in enumerate(listed) if m in found}
 
     def shown_state(self):
         """The state as the viewer may see it."""

@@ -21,7 +21,7 @@ import random
 import time
 
 from .errors import IllegalMoveError, is_number, require_text, shown
-from .game import SIMULTANEOUS, Game, State
+from .game import SIMULTANEOUS, TERMINAL, Game, State
 from .notation import Move
 
 
@@ -40,7 +40,9 @@ class RandomPlayer:
 
 
 class _Node:
-    __slots__ = ("state", "mover", "moves", "children", "visits", "value")
+    """A node of the search tree.  ``proven``, once known, is the exact result
+    under perfect play from here: (reward per player, actions to the end)."""
+    __slots__ = ("state", "mover", "moves", "children", "visits", "value", "proven")
 
     def __init__(self, game: Game, state: State) -> None:
         self.state = state
@@ -50,6 +52,30 @@ class _Node:
         self.visits = 0
         # Total reward for the player who moved *into* this node, per player.
         self.value = [0.0] * game.num_players
+        self.proven = None
+        if self.mover == TERMINAL:
+            self.proven = (game.outcome(state).returns(game.num_players), 0)
+
+
+def _preference(proven, mover: int) -> tuple:
+    """How much the mover likes a proven result: a better reward first, then a
+    faster win or a slower loss (or draw)."""
+    reward, length = proven
+    return (reward[mover], -length if reward[mover] >= 1.0 else length)
+
+
+def _prove(node: _Node) -> None:
+    """Mark ``node`` proven if its children settle it: the mover has a proven
+    win (the best reward there is), or every move is proven."""
+    mover, best, complete = node.mover, None, len(node.children) == len(node.moves)
+    for child in node.children.values():
+        if child.proven is None:
+            complete = False
+            continue
+        if best is None or _preference(child.proven, mover) > _preference(best, mover):
+            best = child.proven
+    if best is not None and (complete or best[0][mover] >= 1.0):
+        node.proven = (best[0], best[1] + 1)
 
 
 class _InfoNode:
@@ -102,6 +128,8 @@ class MCTSPlayer:
         self.seconds = seconds
         self.exploration = exploration
         self.rng = random.Random(seed)
+        self._tree = None                  # (game, node) kept for the next move
+        self.root = None                   # the last search's root, for inspection
 
     def __repr__(self) -> str:
         return f"MCTSPlayer(iterations={self.iterations}, seconds={self.seconds})"
@@ -113,22 +141,59 @@ class MCTSPlayer:
             return self._choose_simultaneous(game, view, seat)
         if game.info.hidden_information:
             return self._choose_hidden(game, view, seat)
-        root = _Node(game, view)
+        root = self.root = self._reuse(game, view)
         if len(root.moves) == 1:
             return root.moves[0]
-        for _ in self._budget():
+        for _ in self._budget(root):
+            if root.proven is not None:       # settled: no need to search on
+                break
             self._iterate(game, root)
-        best = max(root.children.items(), key=lambda kv: kv[1].visits)
-        return best[0]
+        move = self._best(root)
+        self._tree = (game, root.children[move])
+        return move
+
+    def _reuse(self, game: Game, view: State) -> _Node:
+        """The subtree of the last search that this position reached, or a new root.
+
+        The tree is kept between moves: after our move and the replies, the
+        node of the position now on the board holds the search done so far."""
+        kept, self._tree = self._tree, None
+        if kept is not None and kept[0] is game:
+            node = kept[1]
+            frontier = [node]
+            for _ in range(3):                # our move's node, then up to two replies
+                for n in frontier:
+                    if n.state == view:
+                        return n
+                frontier = [c for n in frontier for c in n.children.values()]
+        return _Node(game, view)
+
+    @staticmethod
+    def _best(root: _Node) -> Move:
+        """The move to play: a proven best one if the search settled the root,
+        else the most visited move not proven lost (the slowest loss if all are)."""
+        mover, items = root.mover, list(root.children.items())
+        if root.proven is not None:
+            target = root.proven
+            for move, child in items:
+                if child.proven is not None and child.proven[0] == target[0] \
+                        and child.proven[1] + 1 == target[1]:
+                    return move
+        alive = [(m, c) for m, c in items if c.proven is None or c.proven[0][mover] > 0.0]
+        if alive:
+            return max(alive, key=lambda mc: (mc[1].proven is not None
+                                              and mc[1].proven[0][mover] >= 1.0,
+                                              mc[1].visits))[0]
+        return max(items, key=lambda mc: _preference(mc[1].proven, mover))[0]
 
     def _room(self) -> bool:
         """Whether the tree may grow by one more node (at most MAX_NODES a search)."""
         self._nodes += 1
         return self._nodes <= MAX_NODES
 
-    def _budget(self):
+    def _budget(self, root: _Node | None = None):
         """Iteration numbers until the iterations or the seconds run out."""
-        self._nodes = 0
+        self._nodes = 0 if root is None else _size(root)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for i in range(self.iterations):
             if deadline is not None and i and i % 16 == 0 and time.perf_counter() > deadline:
@@ -138,7 +203,7 @@ class MCTSPlayer:
     def _iterate(self, game: Game, root: _Node) -> None:
         node, path = root, [root]
         # Selection and expansion (none once the tree is full: memory stays bounded).
-        while node.mover >= 0:
+        while node.mover >= 0 and node.proven is None:
             untried = [m for m in node.moves if m not in node.children]
             if untried and self._room():
                 move = self.rng.choice(untried)
@@ -152,21 +217,32 @@ class MCTSPlayer:
             node = self._select(node)
             path.append(node)
         # Chance and simultaneous nodes are not expanded: the playout samples them.
-        final = game.random_playout(node.state, self.rng)
-        rewards = game.outcome(final).returns(game.num_players)
-        for n in path:
+        if node.proven is not None:
+            rewards = node.proven[0]
+        else:
+            rewards = game.outcome(game.playout(node.state, self.rng)) \
+                .returns(game.num_players)
+        for n in reversed(path):
             n.visits += 1
             for p, r in enumerate(rewards):
                 n.value[p] += r
+            if n.proven is None and n.children:
+                _prove(n)
 
     def _select(self, node: _Node) -> _Node:
+        """UCT among the children not proven lost for the mover (if any are left)."""
         log_n = math.log(node.visits)
         player, c = node.mover, self.exploration
         best, best_score = None, -1.0
         for child in node.children.values():
+            proven = child.proven
+            if proven is not None and proven[0][player] <= 0.0:
+                continue
             score = child.value[player] / child.visits + c * math.sqrt(log_n / child.visits)
             if score > best_score:
                 best, best_score = child, score
+        if best is None:                  # every move loses: look at the slowest loss
+            best = max(node.children.values(), key=lambda ch: _preference(ch.proven, player))
         return best
 
     # -- hidden information ------------------------------------------------------
@@ -207,7 +283,7 @@ class MCTSPlayer:
             state = game.apply(state, move)
             node = child
             path.append(child)
-        rewards = game.outcome(game.random_playout(state, self.rng)).returns(game.num_players)
+        rewards = game.outcome(game.playout(state, self.rng)).returns(game.num_players)
         for n in path:
             n.visits += 1
             for p, r in enumerate(rewards):
@@ -240,10 +316,57 @@ class MCTSPlayer:
             state = game.determinise(view, seat, self.rng)
             joint = tuple(own[k] if p == seat else self.rng.choice(game.legal_moves(state, p))
                           for p in range(game.num_players))
-            final = game.random_playout(game.apply_joint(state, joint), self.rng)
+            final = game.playout(game.apply_joint(state, joint), self.rng)
             visits[k] += 1
             totals[k] += game.outcome(final).returns(game.num_players)[seat]
         return own[max(range(len(own)), key=lambda j: (visits[j], -j))]
+
+
+class PerfectPlayer:
+    """Plays a solved game perfectly: the best exact value, the fastest win or the
+    slowest loss, ties broken at random (by its seed).
+
+    Only for the games :func:`shibumi.maths.perfect.is_solved` knows; elsewhere
+    it refuses at once, with the list of the games it can play.
+
+    >>> from shibumi import load
+    >>> game = load('spline')
+    >>> state = game.parse_state('..../..../BBB./WWW.|.../.../...|../..|. 1')
+    >>> PerfectPlayer(seed=1).choose(game, state)           # the line a1-g1 at once
+    Move('Wg1')
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return "PerfectPlayer()"
+
+    @staticmethod
+    def check(game: Game) -> None:
+        """Raise :class:`ValueError` unless the game is solved here."""
+        from .maths.perfect import SOLVED_NAMES, is_solved
+        if not is_solved(game):
+            raise ValueError(f"'perfect' plays only solved games ({SOLVED_NAMES}), "
+                             f"not {game.info.name}")
+
+    def choose(self, game: Game, state: State, player: int | None = None) -> Move:
+        from .maths.perfect import move_values
+        self.check(game)
+        _seat(game, state, player)
+        values = move_values(game, state)
+        best = max(score for score, _ in values.values())
+        return self.rng.choice([m for m, (score, _) in values.items() if score == best])
+
+
+def _size(root: _Node) -> int:
+    """Nodes in a (kept) tree."""
+    count, stack = 0, [root]
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(node.children.values())
+    return count
 
 
 def _seat(game: Game, state: State, player: int | None) -> int:
@@ -262,8 +385,9 @@ def _seat(game: Game, state: State, player: int | None) -> int:
     return mover
 
 
-PLAYERS = {"random": RandomPlayer, "mcts": MCTSPlayer}
-SPECS = "random, mcts, mcts:ITERATIONS (1-1,000,000) or mcts@SECONDS (up to 600)"
+PLAYERS = {"random": RandomPlayer, "mcts": MCTSPlayer, "perfect": PerfectPlayer}
+SPECS = ("random, mcts, mcts:ITERATIONS (1-1,000,000), mcts@SECONDS (up to 600) "
+         "or perfect (solved games only)")
 
 
 def make_player(spec: str, seed: int | None = None):
@@ -280,6 +404,8 @@ def make_player(spec: str, seed: int | None = None):
         name, sep, arg = name.partition("@")
     if name == "random" and not sep:
         return RandomPlayer(seed)
+    if name == "perfect" and not sep:
+        return PerfectPlayer(seed)
     if name == "mcts" and not sep:
         return MCTSPlayer(iterations=MAX_ITERATIONS, seconds=1.0, seed=seed)
     if name == "mcts" and sep == ":" and is_number(arg) and 1 <= int(arg) <= MAX_ITERATIONS:
@@ -294,4 +420,4 @@ def make_player(spec: str, seed: int | None = None):
     raise ValueError(f"bad player {shown(spec)}; players: {SPECS}")
 
 
-__all__ = ["MCTSPlayer", "RandomPlayer", "make_player"]
+__all__ = ["MCTSPlayer", "PerfectPlayer", "RandomPlayer", "make_player"]

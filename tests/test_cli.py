@@ -105,3 +105,48 @@ def test_solve_spline_json():
     data = json.loads(proc.stdout)
     assert data["winner"] == 2 and data["length"] == 26
     assert len(data["principal_variation"]) == 26
+
+
+# -- the arena ----------------------------------------------------------------------
+
+def test_arena_json_counts_every_game_and_rotates_the_seats(capsys):
+    assert main(["arena", "spline", "--players", "mcts:40,random", "--games", "6",
+                 "--seed", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 6 and data["players"] == ["mcts:40", "random"]
+    assert set(data["wins"]) == {"mcts:40", "random", "draw"}
+    assert sum(data["wins"].values()) == 6 and sum(data["by_seat"]) + data["wins"]["draw"] == 6
+    assert data["wins"]["mcts:40"] >= 4                     # the search beats random moves
+    low, high = data["interval"]["mcts:40"]
+    assert low <= data["win_rate"]["mcts:40"] <= high
+    assert "scores" not in data                              # Spline does not score
+    again = main(["arena", "spline", "--players", "mcts:40,random", "--games", "6",
+                  "--seed", "3", "--json"])
+    assert again == 0 and json.loads(capsys.readouterr().out) == data   # reproducible
+
+
+def test_arena_same_specs_are_named_by_place_and_scores_are_kept(capsys):
+    assert main(["arena", "spao", "--players", "random,random,random", "--games", "3",
+                 "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data["wins"]) == {"1", "2", "3", "draw"} and set(data["scores"]) == {"1", "2", "3"}
+
+
+def test_arena_perfect_against_mcts_and_the_text_report():
+    proc = run("arena", "spline", "--players", "mcts:30,perfect", "--games", "2", "--seed", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert "Spline: 2 games, seats rotated" in proc.stdout and "perfect" in proc.stdout
+    assert "95%" in proc.stdout
+
+
+@pytest.mark.parametrize("args,words", [
+    (["spline", "--players", "mcts:x,random"], "bad player 'mcts:x'"),
+    (["spline", "--players", "mcts:10,,random"], "specs separated by commas"),
+    (["spice", "--players", "perfect,random"], "'perfect' plays only solved games"),
+    (["spline", "--players", "random"], "Spline is for 2 player(s); 1 were given"),
+    (["spline", "--players", "random,random", "--games", "0"], "1 to 100,000 games"),
+])
+def test_arena_bad_input_is_one_line(args, words):
+    proc = run("arena", *args)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and words in proc.stderr

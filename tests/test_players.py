@@ -32,3 +32,84 @@ def test_mcts_beats_random_at_span():
 def test_make_player():
     assert isinstance(make_player("random"), RandomPlayer)
     assert make_player("mcts:50").iterations == 50
+
+
+# -- the MCTS solver, the kept tree, the perfect player ---------------------------
+
+import random
+
+import pytest
+
+from shibumi.maths.perfect import is_solved, move_values
+from shibumi.players import PerfectPlayer
+
+
+def _near_end(game, seed, empty):
+    """A Spline position from a random game with at most `empty` points still empty."""
+    rng = random.Random(seed)
+    while True:
+        state = game.initial_state()
+        while not game.is_terminal(state) and 30 - state.position.occupied.bit_count() > empty:
+            state = game.random_step(state, rng)
+        if not game.is_terminal(state) and len(game.legal_moves(state)) > 1:
+            return state
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_mcts_proves_the_exact_value_near_the_end(seed):
+    """Once the search has settled the root, its value is the solver's: the
+    winner and the ball the game ends with (faster wins, slower losses)."""
+    game = load("spline")
+    state = _near_end(game, seed, 6)
+    player = MCTSPlayer(iterations=20000, seed=seed)
+    move = player.choose(game, state)
+    root = player.root
+    assert root.proven is not None
+    values = move_values(game, state)
+    best = max(v[0] for v in values.values())
+    assert values[move][0] == best                       # a best move
+    reward, length = root.proven
+    mover = game.current_player(state)
+    balls = state.position.occupied.bit_count()
+    if best > 0:                                          # a win at ball 31 - best
+        assert reward[mover] == 1.0 and balls + length == 31 - best
+    elif best < 0:
+        assert reward[mover] == 0.0 and balls + length == 31 + best
+    else:
+        assert reward == (0.5, 0.5)
+
+
+def test_mcts_stops_searching_once_the_root_is_proven():
+    game = load("spline")
+    state = game.parse_state("B.../..../B.B./WWW.|.../.../...|../..|. 1")
+    player = MCTSPlayer(iterations=5000, seed=0)
+    assert player.choose(game, state) == Move("Wg1")
+    assert player.root.proven[0] == (1.0, 0.0) and player.root.visits < 5000
+
+
+def test_mcts_keeps_its_tree_between_moves():
+    game = load("spline")
+    player = MCTSPlayer(iterations=400, seed=3)
+    state = game.initial_state()
+    mine = player.choose(game, state)
+    state = game.apply(state, mine)
+    reply, kept = max(player.root.children[mine].children.items(), key=lambda mc: mc[1].visits)
+    seen = kept.visits
+    state = game.apply(state, reply)
+    player.choose(game, state)
+    assert player.root is kept and kept.visits == seen + 400        # the search went on
+    # asked about a position the tree does not hold, it starts afresh
+    player.choose(game, game.initial_state())
+    assert player.root.visits == 400
+
+
+def test_the_perfect_player():
+    game = load("spline")
+    state = game.parse_state("B.../..../B.B./WWW.|.../.../...|../..|. 1")
+    assert PerfectPlayer(seed=0).choose(game, state) == Move("Wg1")
+    lost = game.parse_state("W.../..../BBB./WW..|.../.../...|../..|. 1")
+    assert PerfectPlayer(seed=0).choose(game, lost) == Move("Wg3")   # resists longest
+    assert is_solved(load("splastwo(players=2)")) and not is_solved(load("splastwo(players=3)"))
+    with pytest.raises(ValueError, match="only solved games.*not Spice"):
+        PerfectPlayer().choose(load("spice"), load("spice").initial_state())
+    assert isinstance(make_player("perfect"), PerfectPlayer)

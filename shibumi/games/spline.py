@@ -6,9 +6,19 @@ import random
 
 from ..game import GameInfo, Outcome, State
 from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
-from ..position import Position, hidden_mask
+from ..position import Position, hidden_mask, playable_mask
 from ..registry import register
 from .placement import PLACE_MOVES, PlacementGame, playable_points, uniform_index
+
+
+def _completions(mine: int, playable: int) -> int:
+    """Playable points that would complete a line of ``mine``."""
+    out = 0
+    for line in LINE_MASKS:
+        gap = line & ~mine
+        if gap & playable and gap & (gap - 1) == 0:
+            out |= gap
+    return out
 
 
 def sum_lines(mine: int) -> int:
@@ -97,6 +107,35 @@ without a winner (see the rules notes).
                 if mine & line == line:
                     return self._final(masks, mover, p, Outcome(
                         (mover,), f"{self.player_name(mover)} completed a line"))
+            if occ == (1 << NUM_POINTS) - 1:
+                return self._final(masks, mover, p, Outcome((), "the pyramid is complete"))
+            mover ^= 1
+
+    def playout(self, state: State, rng: random.Random) -> State:
+        """The search's playout: random moves, except that a player completes a
+        line when one is open to them, and else blocks the opponent's open line."""
+        if state.result is not None or not self.params["count_hidden"]:
+            return super().playout(state, rng)
+        pick = uniform_index(rng)
+        masks = [state.position.white, state.position.black]
+        occ, mover = state.position.occupied, state.to_move
+        while True:
+            pm = playable_mask(occ)
+            win = _completions(masks[mover], pm)
+            if win:
+                p = (win & -win).bit_length() - 1
+                masks[mover] |= 1 << p
+                return self._final(masks, mover, p, Outcome(
+                    (mover,), f"{self.player_name(mover)} completed a line"))
+            block = _completions(masks[mover ^ 1], pm)
+            if block:
+                p = (block & -block).bit_length() - 1
+            else:
+                pts = playable_points(occ)
+                p = pts[pick(len(pts))]
+            bit = 1 << p
+            occ |= bit
+            masks[mover] |= bit
             if occ == (1 << NUM_POINTS) - 1:
                 return self._final(masks, mover, p, Outcome((), "the pyramid is complete"))
             mover ^= 1

@@ -460,6 +460,7 @@ export class Board {
     d.turn = el("p", { class: "sb-turn", "aria-live": "polite" });
     d.thinking = el("p", { class: "sb-thinking", hidden: true, "aria-live": "polite" });
     d.status = el("ul", { class: "sb-status" });
+    d.others = el("div", { class: "sb-others", hidden: true });
     d.message = el("p", { class: "sb-message", "aria-live": "polite" });
     d.note = el("p", { class: "sb-note", role: "status", hidden: true });
     d.result = el("div", { class: "sb-result", role: "status", hidden: true });
@@ -510,7 +511,7 @@ export class Board {
       el("summary", { text: "Game record" }), d.recordText, d.copy, d.linkHint);
 
     d.panel = el("div", { class: "sb-panel" },
-      d.chooser || null, d.title, d.turn, d.thinking, d.status, d.message, d.note,
+      d.chooser || null, d.title, d.turn, d.thinking, d.status, d.others, d.message, d.note,
       d.result, d.buttons, d.options, d.seats, d.historyBox, d.record);
     d.main = el("div", { class: "sb-main" }, d.stage, d.panel);
 
@@ -607,6 +608,7 @@ export class Board {
     d.status.textContent = "";
     for (const line of v.status || []) d.status.append(el("li", { text: line }));
     d.status.hidden = !(v.status && v.status.length);
+    this._renderOtherBoards(v.boards || []);
 
     const showResult = !!(v.over && v.result);
     d.result.hidden = !showResult;
@@ -1024,6 +1026,41 @@ export class Board {
     head.position.copy(base).addScaledVector(tangent, headLength / 2);
     head.quaternion.setFromUnitVectors(new THREE.Vector3(0, 1, 0), tangent);
     this.arrowGroup.add(shaft, head);
+  }
+
+  /** The other sets of the game (Spair's second set): small top views, not clickable. */
+  _renderOtherBoards(boards) {
+    const d = this.dom;
+    d.others.textContent = "";
+    d.others.hidden = !boards.length || !this.geometry;
+    if (d.others.hidden) return;
+    const g = this.geometry;
+    const half = g.board_size / 2;
+    const svgNS = "http://www.w3.org/2000/svg";
+    const make = (tag, attrs) => {
+      const node = document.createElementNS(svgNS, tag);
+      for (const [k, val] of Object.entries(attrs)) node.setAttribute(k, String(val));
+      return node;
+    };
+    for (const board of boards) {
+      const svg = make("svg", {
+        viewBox: `${-half} ${-half} ${2 * half} ${2 * half}`, class: "sb-other-board",
+        role: "img", "aria-label": `${board.label} (seen from above)`,
+      });
+      svg.append(make("rect", { x: -half, y: -half, width: 2 * half, height: 2 * half,
+        rx: 0.15, fill: WOOD }));
+      // lowest balls first, so the balls above cover them as seen from above
+      const balls = (board.balls || []).map((b) => ({ b, i: this._index(b.point) }))
+        .filter(({ i }) => i !== null && g.points[i])
+        .sort((a, c) => g.points[a.i].y - g.points[c.i].y);
+      for (const { b, i } of balls) {
+        const p = g.points[i];
+        svg.append(make("circle", { cx: p.x, cy: p.z, r: g.ball_radius * 0.96,
+          fill: BALL_COLOURS[b.colour] || GHOST, stroke: "#555", "stroke-width": 0.03 }));
+      }
+      d.others.append(el("figure", { class: "sb-other" }, svg,
+        el("figcaption", { text: board.label })));
+    }
   }
 
   _index(p) {
