@@ -1,6 +1,7 @@
 # Build, test and book targets for shibumi-system. GNU make; needs only Python 3.11+ and pip.
 #
 #   make test         builds the book, installs chromium if missing, runs every test but the slow ones
+#                     on every core
 #                     (extra args: make test PYTEST_ARGS="-k spline")
 #   make test-slow    the exhaustive / long checks (pytest -m slow)
 #   make bench        benchmarks/bench.py: every game's playouts and MCTS speed
@@ -83,11 +84,12 @@ $(STAMP): requirements.txt requirements.lock pyproject.toml
 	$(PIP) check
 	@touch $@
 
+# -n auto: one pytest worker per core (pytest-xdist); the tests share nothing but files.
 test: $(STAMP) $(BOOK_INDEX) chromium
-	$(VPY) -m pytest -q $(PYTEST_ARGS)
+	$(VPY) -m pytest -q -n auto $(PYTEST_ARGS)
 
 test-slow: $(STAMP)
-	$(VPY) -m pytest -q -m slow $(PYTEST_ARGS)
+	$(VPY) -m pytest -q -n auto -m slow $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(VPY) benchmarks/bench.py $(BENCH_ARGS)

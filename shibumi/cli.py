@@ -111,15 +111,21 @@ def _cmd_solve(args) -> None:
     if args.game == "spuzzle":
         _solve_spuzzle(args)
         return
-    from .maths.solve import solve_spline
-    result = solve_spline(progress=_progress_bar(not args.json, "first moves", "class"))
+    if args.game == "span":
+        from .maths.span_solve import solve_span as solve
+    else:
+        from .maths.solve import solve_spline as solve
+    result = solve(progress=_progress_bar(not args.json, "first moves", "class"))
     if args.json:
-        keys = ("winner", "length", "score", "principal_variation", "nodes", "seconds")
+        keys = ("winner", "length", "winning_first_moves", "score", "principal_variation",
+                "nodes", "seconds")
         print(json.dumps({k: result[k] for k in keys if k in result}))
         return
     who = {0: "nobody (a draw)", 1: "White (player 1)", 2: "Black (player 2)"}[result["winner"]]
-    print(f"Spline under perfect play: {who} wins; the game ends with ball "
+    print(f"{args.game.capitalize()} under perfect play: {who} wins; the game ends with ball "
           f"{result['length']}.")
+    if "winning_first_moves" in result:
+        print("Winning first moves: " + (" ".join(result["winning_first_moves"]) or "none"))
     print("Principal variation: " + " ".join(result["principal_variation"]))
     print(f"({result['nodes']:,} nodes in {result['seconds']:.1f} s)")
 
@@ -218,7 +224,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--human", type=int, action="append", metavar="SEAT",
                    help="seat played by a human (1 = first player; repeatable; default 1)")
     p.add_argument("--ai", default="mcts",
-                   help="random, mcts (about a second a move), mcts:ITERATIONS or mcts@SECONDS")
+                   help="a strength (beginner ... strongest), random, mcts (about a second a move), "
+                        "mcts:ITERATIONS, mcts@SECONDS or perfect (solved games)")
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--resume", metavar="RECORD",
                    help="take up a saved game: the record printed when a game stops")
@@ -236,7 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_verify)
     p = sub.add_parser("solve", help="solve a game under perfect play")
-    p.add_argument("game", choices=["spline", "spuzzle"])
+    p.add_argument("game", choices=["spline", "span", "spuzzle"])
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_solve)
     p = sub.add_parser("arena", help="AI-versus-AI matches with the seats rotated")

@@ -67,6 +67,8 @@ class GameInfo:
     hidden_information: bool = False
     simultaneous: bool = False
     boards: int = 1
+    cooperative: bool = False
+    """All players win together or lose together (Sprout): there is no draw."""
     max_length: int = 30
     """Most actions a game can last (the conformance test holds games to it)."""
 
@@ -255,6 +257,17 @@ class Game:
         each player builds on a set of their own (Spy) return that player's.
         """
         return state.position
+
+    def secret_move(self, state: State, move: Move) -> str | None:
+        """What the other players are told of a move that stays secret, or None.
+
+        A game with a player's own secret choice (Springe's fists, what goes into
+        a hand) returns the words the others read, e.g. ``'hid two balls'``;
+        front ends show those words instead of the move to everyone but the
+        mover until the game ends.  ``state`` is the state the move is made in;
+        at a simultaneous choice ``move`` is one player's choice.
+        """
+        return None
 
     def other_boards(self, state: State, player: int | None) -> list[tuple[str, Position]]:
         """Sets the player sees besides the one they play on, as (label, position).

@@ -46,7 +46,7 @@ from .geometry import NUM_POINTS
 from .notation import (ENTER, PLACE, SQUARE_POINTS, moves_matching, point_candidates,
                        point_in, point_name, square_of)
 from .maths.perfect import is_solved, move_values
-from .players import MAX_ITERATIONS, MCTSPlayer, RandomPlayer
+from .players import MAX_ITERATIONS, MCTSPlayer, PerfectPlayer, RandomPlayer
 from .position import BLACK, RED, WHITE
 from .registry import load
 
@@ -144,6 +144,8 @@ def parse_ai(ai) -> tuple[str, int | None, float | None]:
             kind, sep, arg = word.partition("@")
         if kind == "random" and not sep:
             return "random", None, None
+        if kind == "perfect" and not sep:
+            return "perfect", None, None
         if kind == "mcts" and not sep:
             return "mcts", None, None
         if kind == "mcts" and sep == ":" and is_number(arg) and 1 <= int(arg) <= MAX_ITERATIONS:
@@ -156,7 +158,8 @@ def parse_ai(ai) -> tuple[str, int | None, float | None]:
             if 0 < seconds <= 600:
                 return "mcts", None, seconds
     raise ValueError(f"the AI is a strength ({', '.join(names)}), 'mcts', "
-                     f"'mcts:ITERATIONS' (1-{MAX_ITERATIONS:,}), 'mcts@SECONDS' (up to 600) or 'random', "
+                     f"'mcts:ITERATIONS' (1-{MAX_ITERATIONS:,}), 'mcts@SECONDS' (up to 600), "
+                     "'perfect' (solved games) or 'random', "
                      f"not {shown(ai)}")
 
 
@@ -216,6 +219,7 @@ class Table:
         self._shown_to: int | None = None        # the human who last lifted the cover
         self._cache = None                       # (state, player, moves, labels)
         self._history: list = []                 # (move, before, text), as match.history
+        self._history_for = (None, False)        # (viewer, over) the texts were made for
         self.show_values = False                 # show solved games' move values
         self.last_ai = ""                        # the sentence saying the last AI move
         self._lead = ""                          # the sentence saying the last human move
@@ -227,6 +231,8 @@ class Table:
     def set_ai(self, ai: str, budget: float | None = None) -> None:
         """Change the AI's strength (a name of :data:`STRENGTHS` or a spec)."""
         kind, iterations, seconds = parse_ai(ai)
+        if kind == "perfect":
+            PerfectPlayer.check(self.game)       # a clear error in a game not solved here
         if budget is not None:
             if isinstance(budget, bool) or not isinstance(budget, (int, float)) \
                     or not 0 < budget <= 600:
@@ -235,6 +241,7 @@ class Table:
         self.ai_kind, self.iterations = kind, iterations
         self.budget = float(seconds if seconds is not None else budget or 1.0)
         self.strength = ai.strip().lower() if isinstance(ai, str) else str(ai)
+        self._players = {}                       # new players for the new setting
         self._touch()
 
     def set_seat(self, player: int, kind: str) -> None:
@@ -431,6 +438,7 @@ class Table:
         seed = self._rng.getrandbits(32) if self._seeded else None
         self.match = self.game.new_match(seed=seed)
         self._secret.clear()
+        self._players = {}
         self._clear_selection()
         self._shown_to = None
         self._say(f"New game. {self.turn_line()}")
@@ -452,9 +460,10 @@ class Table:
         start = time.perf_counter()
         _, labels = self.moves_now()
         move = self._ai_choose(cp)
-        text = labels.get(move, move.text())
+        secret = self.game.secret_move(self.match.state, move)
         self.match.push(move)
-        self.last_ai = f"{name} (AI) played {text} ({time.perf_counter() - start:.1f} s)."
+        said = secret if secret is not None else f"played {labels.get(move, move.text())}"
+        self.last_ai = f"{name} (AI) {said} ({time.perf_counter() - start:.1f} s)."
         self._say(f"{self.last_ai} {self.turn_line()}")
         return move
 
@@ -554,7 +563,8 @@ class Table:
             "record": match.record(),
             # A record replays the chance draws, hands included: not to be shown
             # to a seat before the end of a game with hidden parts.
-            "record_secret": g.info.hidden_information and g.info.chance and not over,
+            "record_secret": not over and g.info.hidden_information and (
+                g.info.chance or self._any_secret_move()),
         }
 
     @property
@@ -630,6 +640,9 @@ class Table:
         """The moves so far, oldest first, one numbered entry per turn (chance draws
         shown with the turn they open, hidden while the game hides them)."""
         hist = self.match.history
+        if self._history_for != (self.viewer, self.match.is_over()):
+            self._history.clear()            # secret moves read differently now
+            self._history_for = (self.viewer, self.match.is_over())
         cached = self._history
         same = 0
         while (same < min(len(cached), len(hist)) and cached[same][0] is hist[same][0]
@@ -642,13 +655,10 @@ class Table:
             if mover == CHANCE:
                 text = _HIDDEN_DRAW if hide_chance else f"drawn {move.text().lstrip('=')}"
             elif isinstance(move, tuple):
-                text = ", ".join(
-                    f"{self.game.player_name(p)} "
-                    f"{move_labels(self.game.legal_moves(before, p)).get(m, m.text())}"
-                    for p, m in enumerate(move))
+                text = ", ".join(f"{self.game.player_name(p)} {self._move_words(before, m, p)}"
+                                 for p, m in enumerate(move))
             else:
-                text = (f"{self.game.player_name(mover)} "
-                        f"{move_labels(self.game.legal_moves(before)).get(move, move.text())}")
+                text = f"{self.game.player_name(mover)} {self._move_words(before, move, mover)}"
             cached.append((move, before, text))
         out, pending = [], []
         for _, before, text in cached:
@@ -661,13 +671,35 @@ class Table:
             out.append({"number": len(out) + 1, "text": "; ".join(_draws(pending))})
         return out
 
+    def _any_secret_move(self) -> bool:
+        """Has a player made a move the game keeps secret (it is in the record)?"""
+        g = self.game
+        for move, before in self.match.history:
+            moves = move if isinstance(move, tuple) else (move,)
+            if g.current_player(before) != CHANCE and any(
+                    g.secret_move(before, m) is not None for m in moves):
+                return True
+        return False
+
+    def _move_words(self, before, move, player: int) -> str:
+        """A move as the viewer may read it: its label, or the words the game gives
+        for a secret move (to everyone but the mover, until the game ends)."""
+        if not self.match.is_over() and self.viewer != player:
+            secret = self.game.secret_move(before, move)
+            if secret is not None:
+                return secret
+        legal = self.game.legal_moves(before, player if isinstance(player, int) else None)
+        return move_labels(legal).get(move, move.text())
+
     def last_points(self) -> list[int]:
-        """The points of the last move made by a player."""
+        """The points of the last move made by a player (none for a secret one)."""
         for move, before in reversed(self.match.history):
             if isinstance(move, tuple):
                 return []
             if self.game.current_player(before) == CHANCE:
                 continue
+            if not self.match.is_over() and self.game.secret_move(before, move) is not None:
+                return []
             return [q for q in (move.point, move.target) if q is not None]
         return []
 
@@ -681,10 +713,12 @@ class Table:
         if outcome is None:
             return ""
         g = self.game
-        if outcome.is_draw:
-            text = "Not solved." if g.num_players == 1 else "Draw."
-        elif g.num_players == 1:
-            text = "Solved!"
+        if g.num_players == 1:
+            text = "Not solved." if outcome.is_draw else "Solved!"
+        elif g.info.cooperative:
+            text = "Lost together." if outcome.is_draw else "Won together!"
+        elif outcome.is_draw:
+            text = "Draw."
         else:
             text = " and ".join(g.player_name(p) for p in outcome.winners) + " won."
         if outcome.reason:
@@ -770,8 +804,11 @@ class Table:
         self._clear_selection()
         if self.match.current_player == SIMULTANEOUS:
             return self._lock(who, move)
+        secret = self.game.secret_move(self.match.state, move)
         self.match.push(move)
         lead = f"{self.game.player_name(who)} played {text}."
+        if secret is not None and sum(s == HUMAN for s in self.seats) > 1:
+            lead = f"{self.game.player_name(who)} {secret}."   # the next human reads this
         self._say(f"{lead} {self.turn_line()}")
         self._lead = lead
         return move
@@ -788,7 +825,8 @@ class Table:
         choices = [self._secret[p] if p in self._secret else self._ai_choose(p)
                    for p in range(self.game.num_players)]
         self._secret.clear()
-        texts = [move_labels(self.game.legal_moves(state, p)).get(m, m.text())
+        texts = [self.game.secret_move(state, m)
+                 or move_labels(self.game.legal_moves(state, p)).get(m, m.text())
                  for p, m in enumerate(choices)]
         self.match.push_joint(choices)
         said = ", ".join(f"{self.game.player_name(p)} {t}" for p, t in enumerate(texts))
@@ -798,15 +836,26 @@ class Table:
         return tuple(choices)
 
     def _player(self):
+        """A new AI player for the current setting.  At the strongest setting a
+        solved game is played perfectly."""
         seed = self._rng.getrandbits(32) if self._seeded else None
+        if self.ai_kind == "perfect" or (self.strength == STRENGTHS[-1][0]
+                                         and is_solved(self.game)):
+            return PerfectPlayer(seed)
         if self.ai_kind == "random":
             return RandomPlayer(seed)
         return MCTSPlayer(iterations=self.iterations or MAX_ITERATIONS, seconds=self.budget,
                           seed=seed)
 
     def _ai_choose(self, player: int):
-        """The AI's move for ``player``: it looks only at what that seat may see."""
-        return self._player().choose(self.game, self.match.state, player)
+        """The AI's move for ``player``: it looks only at what that seat may see.
+
+        Each AI seat keeps its player for the game, so a search keeps its tree
+        from one move to the next (it starts afresh where the tree does not
+        hold the position, e.g. after an undo)."""
+        if player not in self._players:
+            self._players[player] = self._player()
+        return self._players[player].choose(self.game, self.match.state, player)
 
     def _can_undo(self) -> bool:
         return any(self.game.current_player(before) != CHANCE

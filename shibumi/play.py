@@ -72,9 +72,12 @@ def play_in_terminal(game: Game, seats=None, ai: str = "mcts", seed=None,
 def _ai_turn(table: Table, write) -> None:
     mover = table.match.current_player
     labels = table.moves_now()[1] if mover >= 0 else {}
+    state = table.match.state
     move = table.ai_step()
     if mover >= 0 and move is not None:
-        write(f"{table.game.player_name(mover)} plays {labels.get(move, move.text())}")
+        secret = table.game.secret_move(state, move)    # the human reads only these words
+        name = table.game.player_name(mover)
+        write(f"{name} {secret}" if secret else f"{name} plays {labels.get(move, move.text())}")
     else:
         write(table.last_ai)
 

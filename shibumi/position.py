@@ -16,8 +16,8 @@ True
 from __future__ import annotations
 
 from .errors import IllegalMoveError, NotationError, require_text, shown
-from .geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, INTERIOR_MASK, LEVEL_START, NUM_POINTS,
-                       POINTS, SIZES, SUPPORT_MASK, SUPPORTED_MASK, SYMMETRIES,
+from .geometry import (ALL_MASK, CONTACTS, COORDS, COVER, INTERIOR, INTERIOR_MASK, LEVEL_START,
+                       NUM_POINTS, POINTS, SIZES, SUPPORT_MASK, SUPPORTED_MASK, SYMMETRIES,
                        point_at, points_of, transform_mask)
 
 EMPTY, WHITE, BLACK, RED = 0, 1, 2, 3
@@ -50,6 +50,36 @@ def hidden_mask(occupied: int) -> int:
         if occupied >> cover & 1 and occupied >> p & 1:
             mask |= 1 << p
     return mask
+
+
+def column_above(p: int, occupied: int) -> int:
+    """The balls resting on the ball at ``p``, on that ball, and so on (a mask).
+
+    Lifting a ball that is not pinned (at most one ball rests on it) drops
+    exactly this column by one level.
+    """
+    column = 0
+    above = occupied & SUPPORTED_MASK[p]
+    while above:
+        column |= above
+        # Below a ball that is not pinned at most one ball rests on each gap.
+        above = occupied & SUPPORTED_MASK[above.bit_length() - 1]
+    return column
+
+
+def top_of_column(p: int, occupied: int) -> int:
+    """The point left empty when the ball at ``p`` (not pinned) is lifted.
+
+    The ball resting on ``p`` drops into ``p``, the one on it after it, and so
+    on: the top of that column is the point that ends up empty.
+
+    >>> from shibumi.notation import parse_point, point_name
+    >>> full_square = sum(1 << parse_point(q) for q in ("a1", "c1", "a3", "c3.0", "b2"))
+    >>> point_name(top_of_column(parse_point("a1"), full_square))
+    'b2'
+    """
+    column = column_above(p, occupied)
+    return column.bit_length() - 1 if column else p
 
 
 def linked(p: int, occupied: int, visible_only: bool = True) -> int:
@@ -224,6 +254,17 @@ class Position:
             return 0
         return group_of(p, self.mask(colour), self.occupied, visible_only)
 
+    def largest_groups(self, colour: int, visible_only: bool = True) -> tuple[int, int]:
+        """(size, union) of the colour's largest groups: every group of the largest
+        size, as one mask ((0, 0) with no ball to count).
+
+        >>> Position('WW.B/..../..../....|.../.../...|../..|.').largest_groups(WHITE)
+        (2, 12288)
+        """
+        groups = self.groups(colour, visible_only)
+        best = max([0] + [g.bit_count() for g in groups])
+        return best, sum(g for g in groups if g.bit_count() == best) if best else 0
+
     def groups(self, colour: int, visible_only: bool = True) -> list[int]:
         """All groups of a colour, as masks (hidden balls form no visible group)."""
         left = self.mask(colour)
@@ -331,6 +372,12 @@ class Position:
 #: Five neutral red balls on the five interior points: the four centre holes
 #: and the middle of level 1 (a little pyramid). Every later ball is visible.
 INTERIOR_REDS = Position.from_masks(red=INTERIOR_MASK)
+
+#: The board level full in a white and black checkerboard, white on a1, nothing
+#: above: the start of Spight, Splush, Sparks and Spuds.
+CHECKERBOARD = Position.from_masks(
+    white=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 0),
+    black=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 1))
 
 
 def _check_point(p) -> None:

@@ -76,3 +76,45 @@ def top_balls(board) -> dict:
         if sq not in top or top[sq][0] < pt[0]:
             top[sq] = pt
     return top
+
+
+# -- visibility: contacts seen from above, and the groups they make ------------
+
+def hidden(board, p) -> bool:
+    """Whether the ball at p is hidden: a ball stands two levels straight above it."""
+    lv, x, y = p
+    return (lv + 2, x - 1, y - 1) in board
+
+
+def crossing(a, b):
+    """The two points of the level above whose contact passes over the a-b contact."""
+    if a[0] != b[0]:
+        return None
+    mid = tuple(sa + sb for sa, sb in zip(square(a), square(b)))
+    pairs = [(p, q) for p in ALL for q in ALL if p < q and p[0] == a[0] + 1 == q[0]
+             and touch(p, q) and tuple(sp + sq for sp, sq in zip(square(p), square(q))) == mid]
+    return pairs[0] if pairs else None
+
+
+#: For each touching pair: the pair of the level above passing over its contact (or None).
+CROSS = {(a, b): crossing(a, b) for a in ALL for b in ALL if touch(a, b)}
+
+
+def sees(board, a, b) -> bool:
+    """Whether the contact of two touching balls is seen from above."""
+    if hidden(board, a) or hidden(board, b):
+        return False
+    over = CROSS[a, b]
+    return not (over and over[0] in board and over[1] in board)
+
+
+def visible_group(board, p) -> set:
+    """The points of the ball at p's group, grown over contacts seen from above."""
+    seen, todo = {p}, [p]
+    while todo:
+        a = todo.pop()
+        for b in board:
+            if b not in seen and board[b] == board[p] and touch(a, b) and sees(board, a, b):
+                seen.add(b)
+                todo.append(b)
+    return seen

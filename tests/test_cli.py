@@ -150,3 +150,13 @@ def test_arena_bad_input_is_one_line(args, words):
     proc = run("arena", *args)
     assert proc.returncode == 2 and proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and words in proc.stderr
+
+
+def test_solve_span_json():
+    """Span, the Hex of the set: White wins with the 13th ball, and only from the centre."""
+    proc = run("solve", "span", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["winner"] == 1 and data["length"] == 13
+    assert sorted(data["winning_first_moves"]) == ["c3.0", "c5.0", "e3.0", "e5.0"]
+    assert len(data["principal_variation"]) == 13

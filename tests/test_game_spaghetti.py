@@ -2,7 +2,6 @@
 import pytest
 
 import shibumi.games.spaghetti  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
 from shibumi import IllegalMoveError, Move, load
 from shibumi.analysis import perft
 from shibumi.games.spaghetti import NEAR, longest_strand, strand_length
@@ -24,12 +23,6 @@ def at(text, to_move, last=None, black=None):
     if black:
         extras.append(f"black={black}")
     return GAME.parse_state(" ".join([text, str(to_move)] + extras))
-
-
-def test_conformance():
-    check_declaration("spaghetti")
-    check_random_games("spaghetti")
-    check_playouts("spaghetti")
 
 
 def test_declaration():

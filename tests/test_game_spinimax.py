@@ -6,7 +6,6 @@ from collections import Counter
 import pytest
 
 import shibumi.games.spinimax  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import APEX, BOARD_MASK, NUM_POINTS, SUPPORT_MASK
@@ -192,12 +191,6 @@ def test_perft_from_the_start():
     # Every move fills one of the empty holes, whatever the stackings: 16, 16x15, ...
     game = load("spinimax")
     assert [perft(game, d) for d in range(1, 6)] == [16, 240, 3360, 43680, 524160]
-
-
-def test_conformance():
-    check_declaration("spinimax")
-    check_random_games("spinimax")
-    check_playouts("spinimax")
 
 
 def test_position_text_round_trip_of_a_finished_game():

@@ -5,7 +5,6 @@ from functools import lru_cache
 import pytest
 
 import shibumi.games.splice  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
 from shibumi import IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import LEVEL, LINES, SUPPORTS
@@ -24,12 +23,6 @@ def outcome_after(text, to_move, move):
     m = match(text, to_move)
     m.push(move)
     return m.outcome()
-
-
-def test_conformance():
-    check_declaration("splice")
-    check_random_games("splice")
-    check_playouts("splice")
 
 
 def test_white_and_red_line_wins():

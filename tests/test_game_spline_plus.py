@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.spline_plus  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
 from conftest import random_position
 from shibumi import IllegalMoveError, Move, NotationError, load, parse_point
 from shibumi.analysis import perft
@@ -42,12 +41,6 @@ def game(**params):
 
 def start(text, to_move, **params):
     return game(**params).new_match(state=game(**params).parse_state(f"{text} {to_move}"))
-
-
-def test_conformance():
-    check_declaration("spline+")
-    check_random_games("spline+")
-    check_playouts("spline+")
 
 
 def test_names():

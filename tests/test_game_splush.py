@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.splush  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
+from conformance import check_playouts, check_random_games
 from conftest import random_position
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
@@ -29,12 +29,6 @@ def match_at(text, to_move=1, game=GAME, **kw):
 
 def texts(moves):
     return sorted(m.text() for m in moves)
-
-
-def test_conformance():
-    check_declaration("splush")
-    check_random_games("splush")
-    check_playouts("splush")
 
 
 @pytest.mark.parametrize("params", [{"levels": 1}, {"levels": 2}, {"cycle": "ko"},

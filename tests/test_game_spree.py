@@ -5,7 +5,6 @@ from functools import lru_cache
 import pytest
 
 import shibumi.games.spree  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
 from shibumi import IllegalMoveError, load
 from shibumi.analysis import perft
 from shibumi.games.spree import SpreeState
@@ -27,12 +26,6 @@ def game():
 
 def match(text, to_move, extras):
     return game().new_match(state=game().parse_state(f"{text} {to_move} {extras}"))
-
-
-def test_conformance():
-    check_declaration("spree")
-    check_random_games("spree")
-    check_playouts("spree")
 
 
 def test_player_one_hands_first_and_the_other_places():

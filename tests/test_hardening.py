@@ -7,7 +7,7 @@ import sys
 import pytest
 from hypothesis import given, strategies as st
 
-from shibumi import IllegalMoveError, NotationError, ShibumiError, UnknownGameError, load
+from shibumi import NotationError, ShibumiError, UnknownGameError, load
 from shibumi import analysis, players, registry
 from shibumi.analysis import estimate_nodes, perft
 from shibumi.cli import main

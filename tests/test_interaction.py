@@ -2,6 +2,7 @@
 engine's side of the book's boards (shibumi.webboard)."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 
@@ -12,7 +13,7 @@ from shibumi.errors import ShibumiError
 from shibumi.game import SIMULTANEOUS
 from shibumi.interaction import STRENGTHS, Table, parse_ai
 from shibumi.maths.solve import move_values
-from shibumi.registry import all_games, names
+from shibumi.registry import all_games, load, names
 from shibumi import webboard
 
 
@@ -107,6 +108,22 @@ def test_simultaneous_choices_stay_secret_until_all_are_made():
     assert view["chosen"] == [0] and first.text() not in json.dumps(view["history"])
 
 
+def test_the_other_set_is_shown_beside_the_set_in_play():
+    """Spair is played on two sets: the view carries the set not in play, and
+    nothing of it while the board is covered."""
+    table = Table("spair", seats="human", seed=1)
+    view = table.view()
+    assert [b["label"] for b in view["boards"]] == ["Set B: a line here wins for Player 1"]
+    assert view["boards"][0]["balls"] == []
+    first = table.choose(0)                            # a ball on set A, then one on set B
+    view = table.view()
+    assert view["boards"][0]["label"].startswith("Set A")
+    assert [b["point"] for b in view["boards"][0]["balls"]] == [first.point]
+    assert Table("spline").view()["boards"] == []      # one set: nothing beside it
+    hidden = Table("spanic", seats="human", seed=1)
+    assert hidden.covered and hidden.view()["boards"] == []
+
+
 def test_strengths_and_bad_settings():
     assert [s[0] for s in STRENGTHS] == ["beginner", "easy", "medium", "strong", "strongest"]
     assert parse_ai("beginner") == ("random", None, None)
@@ -120,7 +137,7 @@ def test_strengths_and_bad_settings():
     with pytest.raises(ValueError):
         table.set_seat(0, "robot")
     with pytest.raises(ShibumiError):
-        Table("span").set_values(True)                  # not solved here
+        Table("spice").set_values(True)                 # not solved here
 
 
 def test_spline_values_are_the_solvers():
@@ -165,3 +182,60 @@ def test_webboard_requests():
     record = ask("open", board="r", game="spline", record="Wa1 Bc3.0")["view"]["record"]
     assert record == "Wa1 Bc3.0"
     assert "error" in ask("open", board="r2", game="spline", record="a1 a1")
+
+
+class _SecretSpline(load("spline").__class__):
+    """Spline where White's balls are announced only as 'placed a ball' (a test game)."""
+    info = dataclasses.replace(load("spline").info, hidden_information=True)
+
+    def secret_move(self, state, move):
+        return "placed a ball" if state.to_move == 0 else None
+
+    def determinise(self, observation, player, rng):
+        return observation                  # nothing is really hidden in this test game
+
+
+def test_a_secret_move_is_read_only_by_its_mover_until_the_end():
+    table = Table(_SecretSpline(), seats="human", seed=1)
+    table.reveal()
+    table.click("a1")                                  # White's secret move
+    view = table.view()
+    shown = {k: v for k, v in view.items() if k != "record"}   # kept to resume, not shown
+    assert view["cover"] and "a1" not in json.dumps(shown) and view["record_secret"]
+    assert "placed a ball" in table.message
+    table.reveal()                                     # Black looks
+    view = table.view()
+    assert view["history"] == [{"number": 1, "text": "White placed a ball"}]
+    assert view["last"] == [] and view["record_secret"]
+    table.click("c3")
+    table.reveal()                                     # White looks again: reads their own move
+    assert table.view()["history"][0]["text"] == "White a1"
+    alone = Table(_SecretSpline(), seats=["ai", "human"], ai="mcts:20", seed=2)
+    alone.run_ai()
+    assert alone.view()["history"][0]["text"] == "White placed a ball"
+    assert "placed a ball" in alone.message
+
+
+def test_a_cooperative_game_is_won_or_lost_together():
+    table = Table("sprout(players=2)", seats="human", seed=3)
+    end = play_random_views(table, random.Random(3))
+    assert end["result"].startswith(("Won together!", "Lost together.")), end["result"]
+    assert "Draw" not in end["result"]
+
+
+def test_the_strongest_ai_plays_a_solved_game_perfectly_and_keeps_its_tree():
+    from shibumi.players import MCTSPlayer, PerfectPlayer
+    table = Table("spline", seats=["ai", "human"], ai="strongest", seed=1)
+    table.ai_step()
+    assert isinstance(table._players[0], PerfectPlayer)
+    assert isinstance(Table("spline", ai="perfect", seed=1)._player(), PerfectPlayer)
+    with pytest.raises(ValueError, match="only solved games.*not Spice"):
+        Table("spice", ai="perfect")
+    assert not isinstance(Table("spice", ai="strongest")._player(), PerfectPlayer)
+    search = Table("span", seats=["ai", "human"], ai="mcts:300", seed=2)
+    search.ai_step()
+    player = search._players[0]
+    assert isinstance(player, MCTSPlayer) and player.root.visits == 300
+    search.click(search.view()["playable"][0])
+    search.ai_step()
+    assert search._players[0] is player and player.root.visits > 300    # the tree went on

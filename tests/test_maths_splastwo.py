@@ -6,9 +6,9 @@ import pytest
 
 from shibumi import load
 from shibumi.geometry import ALL_MASK, APEX
-from shibumi.maths.splastwo import (RUNS, STOCK, SplastwoSolver, level_race, moves,
-                                    open_points, score_of_move, second_player_singles,
-                                    singles_keep_apex, solve, state_of)
+from shibumi.maths.splastwo import (RUNS, SplastwoSolver, level_race, moves, open_points,
+                                    score_of_move, second_player_singles, singles_keep_apex,
+                                    solve, state_of)
 
 GAME = load("splastwo")
 

@@ -76,6 +76,31 @@ OPTION_WORDS: dict[str, dict[str, str]] = {
                        "player the Attractor once"},
     "spin": {"level": "the hand: 1 very easy, 2 easy, 3 medium, 4 hard",
              "hand": "any other hand, as text such as 'W4 B4 R1' (instead of the level)"},
+    "spandrel": {"tiebreak": "'order': a tie goes to the tied colour last in turn order "
+                             "(Red, then Black); 'recent': to the tied player who played last"},
+    "sparks": {"pinning": "'designer': a coal may be taken with one ball resting on it (the "
+                          "column above drops); 'french': only a coal with nothing on it"},
+    "spawn": {"visible": "three of a colour are connected only through contacts seen from "
+                         "above; False counts every contact"},
+    "special_cake": {"variant": "the recipe: 1 mint and liquorice, 2 sweets (balls drawn "
+                                "from a bag), 3 the poisoned cherry"},
+    "speq": {"visible": "True counts only the balls seen from above at the end"},
+    "spinout": {"hidden_count": "True lets buried balls count in lines"},
+    "spone": {"contacts": "'visible': groups join only through contacts seen from above; "
+                          "'all': every contact"},
+    "sprenge": {"tiebreak": "'order': a tie goes to the tied player earliest in turn order "
+                            "(White, then Black); 'third': a two-way tie goes to the untied "
+                            "player (the designer's rule)"},
+    "sprout": {"level": "'easy', 'medium' or 'hard': 3, 2 or 1 trades for the whole game"},
+    "sphlag": {"balanced": "True makes White's first ball touch White's own flag",
+               "turn_limit": "turns before the game is scored as if both had passed "
+                             "(at most 200)"},
+    "spack": {"turn_limit": "turns before the game ends and the hands are compared"},
+    "spoff": {"visible": "a pair is connected only through contacts seen from above; False "
+                         "counts every physical contact"},
+    "spruit": {"start": "the starting position (any balanced layout the text allows)",
+               "must_push": "True: a ball enters only by pushing; False also lets it come "
+                            "in onto an empty point"},
 }
 
 
@@ -309,13 +334,14 @@ class Chapter:
         """Display a position (Position, State, Match or text); see :func:`show_position`."""
         show_position(position, caption=caption, **options)
 
-    def start(self, three_d: bool = True, **options):
+    def start(self, three_d: bool = True, state=None, **options):
         """The start position, in 3D and from above (``options`` as for :meth:`show`).
 
         The default caption says who moves first; for a solitaire, what the
-        puzzle starts from.
+        puzzle starts from.  ``state``: a start of the chapter's choosing, e.g.
+        a pyramid dealt by chance (by default the game's initial state).
         """
-        state = self.game.initial_state()
+        state = self.game.initial_state() if state is None else state
         if self.game.num_players == 1:
             who = ("The puzzle starts from an empty board." if state.position.count() == 0
                    else "The puzzle starts from this position.")

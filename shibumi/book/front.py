@@ -29,7 +29,7 @@ __all__ = ["game_rows", "games_table"]
 MOVE_WORDS = {PLACE: "place", REMOVE: "remove", MOVE: "move a ball", SLIDE: "slide",
               ENTER: "push in", CHOOSE: "choose", PASS: "pass"}
 #: Games solved in this project, and the module of shibumi.maths that solves each.
-SOLVERS = {"Spline": "solve", "Splastwo": "splastwo", "Spuzzle": "spuzzle"}
+SOLVERS = {"Spline": "solve", "Span": "span_solve", "Splastwo": "splastwo", "Spuzzle": "spuzzle"}
 #: Random games played per game to see which kinds of moves occur.
 SAMPLE_GAMES = 12
 

@@ -26,6 +26,13 @@ CATALOGUE = (
     "spuzzle", "spin", "spalone",
     # Multiset
     "spy",
+    # Annexe 1 of the French edition (games designed after the rule book), A to Z
+    "spair", "spandrel", "spangle", "sparks", "spawn", "special_cake",
+    "spectacular_tumble", "speq", "spetris", "sphered", "sphex", "sphlying_marbles",
+    "spinca", "spinout", "spoff", "spoker", "spone", "spook", "spout", "spred",
+    "sprenge", "springe", "sprout", "spruit", "spuds", "spurn",
+    # Annexe 2 of the French edition
+    "sphlag", "spack", "spillway", "sp_dansers", "sp_kapow", "sp_fireball",
 )
 
 for _name in CATALOGUE:

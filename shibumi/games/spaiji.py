@@ -142,9 +142,7 @@ contact, seen or not.
 
     def largest_groups(self, position: Position, colour: int) -> tuple[int, int]:
         """The size of the colour's largest groups, as counted, and their union."""
-        groups = position.groups(colour, not self.params["count_hidden"])
-        best = max([0] + [g.bit_count() for g in groups])
-        return best, sum(g for g in groups if g.bit_count() == best)
+        return position.largest_groups(colour, not self.params["count_hidden"])
 
     def score(self, position: Position, reason: str) -> Outcome:
         best = [self.largest_groups(position, c)[0] for c in (WHITE, BLACK)]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields
-from ..geometry import (BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SYMMETRIES, points_of)
+from ..geometry import BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SYMMETRIES, points_of
 from ..notation import CHOOSE, PASS, PASS_MOVE, Move
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register

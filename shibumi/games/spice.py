@@ -31,13 +31,6 @@ def apex_off(position: Position) -> Position:
     return position
 
 
-def largest_groups(position: Position, colour: int) -> tuple[int, int]:
-    """The size of the largest visible groups of a colour and their union (0, 0 with none)."""
-    groups = position.groups(colour)
-    best = max([0] + [g.bit_count() for g in groups])
-    return best, sum(g for g in groups if g.bit_count() == best)
-
-
 def largest_group(position: Position) -> int:
     """The largest white or black group (red balls are neutral and never count)."""
     return max([0] + [g.bit_count() for c in PLAYER_COLOURS for g in position.groups(c)])
@@ -190,7 +183,7 @@ size matches the game is drawn.
         if winner is None:
             return 0
         position = apex_off(state.position)
-        (mine, groups), (theirs, _) = (largest_groups(position, PLAYER_COLOURS[p])
+        (mine, groups), (theirs, _) = (position.largest_groups(PLAYER_COLOURS[p])
                                        for p in (winner, 1 - winner))
         return groups if mine > theirs else 0
 

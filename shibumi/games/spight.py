@@ -9,7 +9,7 @@ from ..errors import UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points_of
 from ..notation import PASS_MOVE, Move
-from ..position import BLACK, WHITE, Position, group_of
+from ..position import BLACK, CHECKERBOARD, WHITE, Position, group_of, top_of_column
 from ..registry import register
 from ..game import read_fields, write_fields
 from .placement import playable_bits, sole_winner
@@ -48,23 +48,8 @@ KNIGHT_JUMPS = _knight_jumps()
 _TARGETS = tuple(KNIGHT_STEPS[p] + KNIGHT_JUMPS[p] for p in POINTS)
 _MOVES = tuple(tuple(Move.relocate(p, q) for q in _TARGETS[p]) for p in POINTS)
 
-#: White on a1 and every second hole, black on the others; nothing above.
-START = Position.from_masks(
-    white=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 0),
-    black=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 1))
-
-
-def _top_of_column(p: int, occupied: int) -> int:
-    """The point left empty when the (movable) ball at p is lifted.
-
-    The ball resting on p drops into p, the one on it drops after it, and so
-    on: the top of that column is the point that ends up empty.
-    """
-    above = occupied & SUPPORTED_MASK[p]
-    while above:
-        p = above.bit_length() - 1
-        above = occupied & SUPPORTED_MASK[p]
-    return p
+#: The board full in a checkerboard, white on a1, nothing above.
+START = CHECKERBOARD
 
 
 @dataclass(frozen=True)
@@ -174,7 +159,7 @@ a draw.
             above = occ & SUPPORTED_MASK[p]
             if above & (above - 1):          # pinned: two or more balls rest on it
                 continue
-            free = playable_bits(occ & ~(1 << _top_of_column(p, occ)))
+            free = playable_bits(occ & ~(1 << top_of_column(p, occ)))
             for q, move in zip(_TARGETS[p], _MOVES[p]):
                 if free >> q & 1:
                     found.append(move)

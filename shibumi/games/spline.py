@@ -113,12 +113,15 @@ without a winner (see the rules notes).
 
     def playout(self, state: State, rng: random.Random) -> State:
         """The search's playout: random moves, except that a player completes a
-        line when one is open to them, and else blocks the opponent's open line."""
+        line when one is open to them, else blocks the opponent's open line, and
+        never opens a point above on which the opponent would complete a line
+        (unless every move does)."""
         if state.result is not None or not self.params["count_hidden"]:
             return super().playout(state, rng)
         pick = uniform_index(rng)
         masks = [state.position.white, state.position.black]
         occ, mover = state.position.occupied, state.to_move
+        full = (1 << NUM_POINTS) - 1
         while True:
             pm = playable_mask(occ)
             win = _completions(masks[mover], pm)
@@ -131,12 +134,16 @@ without a winner (see the rules notes).
             if block:
                 p = (block & -block).bit_length() - 1
             else:
+                danger = _completions(masks[mover ^ 1], full & ~occ)
                 pts = playable_points(occ)
+                if danger:
+                    safe = [q for q in pts if not playable_mask(occ | 1 << q) & ~pm & danger]
+                    pts = safe or pts
                 p = pts[pick(len(pts))]
             bit = 1 << p
             occ |= bit
             masks[mover] |= bit
-            if occ == (1 << NUM_POINTS) - 1:
+            if occ == full:
                 return self._final(masks, mover, p, Outcome((), "the pyramid is complete"))
             mover ^= 1
 

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import (COORDS, LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
+from ..geometry import (LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
                         points_of)
 from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
 from ..notation import ENTER, PASS_MOVE, REMOVE, Move, point_name
-from ..position import BLACK, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
+from ..position import BLACK, CHECKERBOARD, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
 from ..registry import register
 from .placement import REMOVE_MOVES, sole_winner
 from ..game import read_fields, write_fields
@@ -21,10 +21,8 @@ SUPPLY = 16
 """Balls of each colour in a Shibumi set."""
 CYCLE_CHOICES = (NONE, CHANGE, KO)
 
-#: The board full in a chessboard pattern, white on a1, nothing above.
-START = Position.from_masks(
-    white=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 0),
-    black=sum(1 << p for p in range(16) if (COORDS[p][1] + COORDS[p][2]) % 2 == 1))
+#: The board full in a checkerboard, white on a1, nothing above.
+START = CHECKERBOARD
 
 ENTER_MOVES = {c: {(p, d): Move.enter(p, d, c) for p in range(16, NUM_POINTS) for d in "nesw"}
                for c in PLAYER_COLOURS}

@@ -18,7 +18,7 @@ import dataclasses
 
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, read_fields
-from ..geometry import ALL_MASK, POINTS, PROJECTION, TOUCHING_MASK, points_of
+from ..geometry import ALL_MASK, POINTS, PROJECTION, TOUCHING_MASK
 from ..position import BLACK, WHITE, Position, hidden_mask
 from ..registry import register
 from .placement import playable_bits

@@ -39,6 +39,17 @@ def _spline(game: Game, state, moves) -> dict:
             if (v := values.get(m.point)) is not None}
 
 
+def _span(game: Game, state, moves) -> dict:
+    """Span's exact values (the solver of :mod:`shibumi.maths.span_solve`)."""
+    from .span_solve import SpanSolver, move_values as values_of
+
+    solver = _SOLVERS.setdefault("span", SpanSolver())
+    values = values_of(state.position, solver)
+    words = {"win": "wins", "loss": "loses", "draw": "draws"}
+    return {m: (v.score, f"{words[v.result]} (ball {v.length})") for m in moves
+            if (v := values.get(m.point)) is not None}
+
+
 def _splastwo(game: Game, state, moves) -> dict:
     """Splastwo's exact final margins (the solver of :mod:`shibumi.maths.splastwo`).
 
@@ -70,15 +81,17 @@ def _splastwo(game: Game, state, moves) -> dict:
 
 
 #: Solved games: (is it this game?, its move values).  Spline counts hidden
-#: balls in its lines by default (the solver's rule); Splastwo is solved for two.
+#: balls in its lines by default (the solver's rule); Splastwo is solved for two;
+#: Span has no options.
 SOLVED_GAMES = (
     (lambda g: type(g).__name__ == "Spline" and g.params.get("count_hidden", True), _spline),
     (lambda g: type(g).__name__ == "Splastwo" and g.params.get("players") == 2, _splastwo),
+    (lambda g: type(g).__name__ == "Span", _span),
 )
 
 
 #: The solved games' names, for messages.
-SOLVED_NAMES = "Spline, two-player Splastwo"
+SOLVED_NAMES = "Spline, Span, two-player Splastwo"
 
 
 def _finder(game: Game):

@@ -1,0 +1,403 @@
+"""Spetris: "Tetris" on the pyramid; lay your six shapes, the fewest left wins.
+
+Each player owns six small shapes of touching balls.  The shapes are rigid
+figures of the face-centred cubic packing the pyramid is made of, so where
+they fit is pure geometry: every placement of every shape is listed once, at
+import, from the balls' centres, and a position only asks which listed
+placements are empty and carried.
+
+>>> from shibumi import load
+>>> game = load("spetris")
+>>> [len(PLACEMENTS[kind]) for kind in KINDS]
+[42, 96, 114, 168, 88]
+>>> match = game.new_match()
+>>> for text in ("a1", "c1", "e1"):       # White lays the line of three
+...     _ = match.push(text)
+>>> match.state.hands[0], match.current_player
+((0, 2, 1, 1, 1), 1)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from ..errors import NotationError, shown
+from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
+from ..geometry import (CENTRE, CONTACTS, NUM_POINTS, POINTS, SUPPORT_MASK, TOUCHING,
+                        points_of, transform_mask)
+from ..notation import PASS_MOVE, point_name
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE
+from ..registry import register
+from .placement import PLACE_MOVES, playable_bits
+
+PLAYER_COLOURS = (WHITE, BLACK, RED)
+FULL = (1 << NUM_POINTS) - 1
+
+#: The five kinds of shape, by index: a straight line of three, a line of two,
+#: a right angle, a 120-degree angle and a triangle (three balls all touching).
+LINE3, LINE2, RIGHT, WIDE, TRIANGLE = KINDS = (0, 1, 2, 3, 4)
+KIND_NAMES = ("line of three", "line of two", "right angle", "120-degree angle", "triangle")
+KIND_LETTERS = "IDLVT"
+SIZE = (3, 2, 3, 3, 3)
+#: A hand at the start: one of each shape but two lines of two (16 balls).
+START_HAND = (1, 2, 1, 1, 1)
+#: Squared distance between the two end balls of a bent or straight run of three
+#: touching balls (diameter 1), and the shape that distance makes.
+_KIND_OF_SPREAD = {1: TRIANGLE, 2: RIGHT, 3: WIDE, 4: LINE3}
+
+
+def _spread(a: int, c: int) -> int:
+    """Squared distance between two ball centres, rounded (it is a whole number)."""
+    return round(sum((u - v) ** 2 for u, v in zip(CENTRE[a], CENTRE[c])))
+
+
+def _carried(mask: int) -> int:
+    """The balls outside a shape that must already be in place to carry it."""
+    need = 0
+    for p in points_of(mask):
+        need |= SUPPORT_MASK[p]
+    return need & ~mask
+
+
+def _build_placements() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Every placement of each shape as (points, balls it rests on), once each.
+
+    A line of two is any contact.  A shape of three is a chain a-b-c of
+    touching balls; the distance from a to c (1, sqrt 2, sqrt 3 or 2) says
+    which of the four shapes it is, and these are the only four angles
+    (60, 90, 120, 180 degrees) between contacts in the packing.
+    """
+    found: list[set[int]] = [set() for _ in KINDS]
+    found[LINE2] = {1 << a | 1 << b for a, b, _ in CONTACTS}
+    for b in POINTS:
+        ends = TOUCHING[b]
+        for i, a in enumerate(ends):
+            for c in ends[i + 1:]:
+                found[_KIND_OF_SPREAD[_spread(a, c)]].add(1 << a | 1 << b | 1 << c)
+    return tuple(tuple((m, _carried(m)) for m in sorted(masks)) for masks in found)
+
+
+PLACEMENTS = _build_placements()
+"""PLACEMENTS[kind]: (mask, carrying mask) of every way the shape fits the pyramid."""
+KIND_OF = {m: kind for kind in KINDS for m, _ in PLACEMENTS[kind]}
+"""The shape of a mask of two or three balls, when it is one."""
+
+
+def fits(kind: int, occupied: int, placed: int = 0) -> list[int]:
+    """Masks where a shape can go: empty points, every ball carried once it is in.
+
+    ``placed`` is the part of the shape already laid this turn (it is in
+    ``occupied``); only placements containing it are kept.
+    """
+    return [m for m, carry in PLACEMENTS[kind]
+            if m & placed == placed and not m & ~placed & occupied and not carry & ~occupied]
+
+
+def hand_text(hand: tuple[int, ...]) -> str:
+    """A hand in letters, e.g. ``IDDLVT`` for a full one (``-`` for none)."""
+    return "".join(KIND_LETTERS[k] * n for k, n in enumerate(hand)) or "-"
+
+
+def hand_words(hand: tuple[int, ...]) -> str:
+    """A hand in words, e.g. ``a line of three, 2 lines of two``."""
+    words = []
+    for kind, n in enumerate(hand):
+        if n:
+            name = KIND_NAMES[kind]
+            words.append(f"a {name}" if n == 1 else f"{n} {name.replace('line', 'lines')}")
+    return ", ".join(words) or "nothing"
+
+
+def balls_left(hand: tuple[int, ...]) -> int:
+    return sum(SIZE[k] * n for k, n in enumerate(hand))
+
+
+@dataclass(frozen=True)
+class SpetrisState(State):
+    hands: tuple[tuple[int, ...], ...] = (START_HAND, START_HAND)
+    """Shapes each player still holds, counted by kind."""
+    placed: int = 0
+    """Balls of the shape the mover is laying (this turn)."""
+    barred: int = -1
+    """The shape last laid, which the others may not repeat (-1: none)."""
+    placer: int = -1
+    """Who laid the barred shape (the bar ends when their turn comes back)."""
+    ply: int = 0
+
+
+@register
+class Spetris(Game):
+    info = GameInfo(
+        name="Spetris", designer="Pablo Schulman", year="2011",
+        family="Pattern", source="Annexe 1 of the French edition of the Shibumi Rule Book",
+        summary="Take turns laying small rigid shapes of your balls (lines, angles, a "
+                "triangle); never repeat the shape just laid; fewest shapes left wins.",
+        min_players=2, max_players=3, complexity=2, max_length=105)
+    parameters = {"players": 2}
+
+    rules = """\
+Each player owns 16 balls of their colour (White, Black, and Red for a third
+player), made up into six shapes of touching balls:
+
+* a straight line of three balls;
+* two lines of two balls;
+* a right angle of three balls;
+* a 120-degree angle of three balls;
+* a triangle of three balls, each touching the other two.
+
+The board starts empty. On your turn lay one of your shapes, exactly as it
+is, anywhere in the pyramid: every ball of it must sit on an empty point and
+end up carried, either in a hole of the board or on four balls below
+(balls of the same shape may carry one another). The shapes are rigid
+figures of the pyramid's packing and may be turned any way it allows: a
+line of three lies along a row or column of a level or runs up a ridge; the
+angles and the triangle can stand on the levels or climb between them.
+
+You may not lay the kind of shape that was laid last by someone else; that
+bar ends when the turn comes back to whoever laid it. Who cannot lay any
+shape passes. In this program a shape is laid one ball at a time, lowest
+balls first: every ball must be part of a legal placement of a shape you may
+lay. After two touching balls play `pass` to stop there, as a line of two,
+when you could go on to a shape of three.
+
+The game ends when the pyramid is complete, or when nobody can lay any of
+the shapes they hold. The player with the fewest shapes left wins; if that
+ties, the fewest balls left; if that ties too, the tied players share the
+win.
+
+With three players the rules are the same, except that the first player
+must open with a line of two.
+"""
+    notes = """\
+* The shapes (figure lost): the text lists them (a line of three, two lines
+  of two, a right angle, a 120-degree angle and a triangle, 16 balls in
+  all), and the pyramid's packing (face-centred cubic) admits exactly these
+  four bends of a chain of three touching balls: 60 (the triangle), 90, 120
+  and 180 degrees (the straight line). The figure may have shown them flat,
+  but we cannot tell which orientations were drawn, and "Tetris on the
+  pyramid" suggests any orientation the packing allows, so every placement
+  counts: 96 lines of two (the 96 contacts), 42 lines of three, 114 right
+  angles, 168 120-degree angles and 88 triangles. A triangle always
+  stands across two levels and a 120-degree angle across two or three;
+  right angles and lines of three also lie flat on one level.
+* "Placed as they are, every ball resting on the board or carried by other
+  balls": a ball may rest on balls of its own shape (the top of a triangle
+  rests on its two lower balls and on two balls already there). Entering a
+  shape ball by ball, lowest first, is only how the program takes the move.
+* "Not the same group as the previous player": group means kind of shape
+  (two lines of two are the same kind). The bar is the kind most recently
+  laid and binds everybody but the player who laid it, until that player's
+  turn comes round again (the text: once everybody else has passed, the
+  player is free of the rule). So with three players a pass does not lift
+  the bar for the next player.
+* The end. Read literally, "all players pass in a row" could end a game
+  while a player still holds a shape that fits and was only barred; we end
+  the game when nobody can lay any shape they hold, bar or no bar, which is
+  when a whole round of passes would follow once the bar is lifted. Passes
+  that the bar forces are still played, one by one.
+* Passing is only allowed when no shape can be laid (the text says the
+  players must pass when they cannot play, not that they may).
+* Ties beyond shapes and balls are not settled by the text: the tied
+  players share the win (a draw when all tie).
+* Length: at most 30 balls, 15 shapes each followed by at most one `pass`
+  to stop at two balls, and between two shapes at most 2n - 2 passes (the
+  barred players, the player who laid the shape, then players who cannot
+  lay anything before one who can): 30 + 15 + 15 x 4 = 105 actions.
+"""
+
+    def initial_state(self, rng=None) -> SpetrisState:
+        return SpetrisState(hands=(START_HAND,) * self.num_players)
+
+    def length(self, state) -> int:
+        return state.ply
+
+    # -- what may be laid ------------------------------------------------------
+    def allowed_kinds(self, state) -> list[int]:
+        """The kinds the mover may lay now: in hand, not barred, and for three
+        players a line of two to open the game."""
+        mover = state.to_move
+        if self.num_players == 3 and all(h == START_HAND for h in state.hands):
+            return [LINE2] if state.hands[mover][LINE2] else []
+        barred = state.barred if state.placer != mover else -1
+        return [k for k, n in enumerate(state.hands[mover]) if n and k != barred]
+
+    def _options(self, state) -> tuple[list[int], bool]:
+        """(placements that the balls laid so far can still grow into, may the
+        mover stop here with a line of two)."""
+        occupied, placed = state.position.occupied, state.placed
+        fitting = [m for k in self.allowed_kinds(state) for m in fits(k, occupied, placed)]
+        may_stop = placed in fitting           # two touching balls, a line of two allowed
+        return ([m for m in fitting if m != placed] if may_stop else fitting), may_stop
+
+    def legal_moves(self, state, player=None):
+        if state.result is not None:
+            return []
+        fitting, may_stop = self._options(state)
+        reach = 0
+        for m in fitting:
+            reach |= m
+        reach &= playable_bits(state.position.occupied) & ~state.placed
+        row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
+        moves = [row[p] for p in points_of(reach)]
+        if may_stop or not moves:
+            moves.append(PASS_MOVE)
+        return moves
+
+    def can_lay(self, hand: tuple[int, ...], occupied: int) -> bool:
+        """Does some shape of a hand fit the pyramid (bar or no bar)?"""
+        return any(n and fits(k, occupied) for k, n in enumerate(hand))
+
+    # -- playing ---------------------------------------------------------------
+    def apply(self, state, move):
+        ply = state.ply + 1
+        if move.kind == "pass":
+            if state.placed:                          # stop at a line of two
+                return self._laid(state, state.position, LINE2, move, ply)
+            return self._next(state, state.position, state.hands, state.barred,
+                              state.placer, move, ply)
+        position = state.position.place(move.point, move.colour)
+        placed = state.placed | 1 << move.point
+        if placed.bit_count() == 3:
+            return self._laid(state, position, KIND_OF[placed], move, ply)
+        if placed.bit_count() == 2:
+            grown = dataclasses.replace(state, position=position, placed=placed)
+            fitting, may_stop = self._options(grown)
+            if may_stop and not fitting:              # nothing of three goes on from here
+                return self._laid(state, position, LINE2, move, ply)
+        return dataclasses.replace(state, position=position, placed=placed, last=move, ply=ply)
+
+    def _laid(self, state, position, kind, move, ply):
+        """A shape is down: take it from the hand, bar it, pass the turn."""
+        mover = state.to_move
+        hand = list(state.hands[mover])
+        hand[kind] -= 1
+        hands = state.hands[:mover] + (tuple(hand),) + state.hands[mover + 1:]
+        return self._next(state, position, hands, kind, mover, move, ply)
+
+    def _next(self, state, position, hands, barred, placer, move, ply):
+        to_move = (state.to_move + 1) % self.num_players
+        if to_move == placer:                         # a full round: the bar is lifted
+            barred, placer = -1, -1
+        after = SpetrisState(position, to_move, None, move, hands, 0, barred, placer, ply)
+        return dataclasses.replace(after, result=self.result(after))
+
+    def result(self, state) -> Outcome | None:
+        """The outcome once no shape can be laid any more, else None."""
+        occupied = state.position.occupied
+        if occupied != FULL and any(self.can_lay(h, occupied) for h in state.hands):
+            return None
+        why = "the pyramid is complete" if occupied == FULL else "no shape fits any more"
+        keys = [(sum(h), balls_left(h)) for h in state.hands]
+        ranking = tuple(tuple(p for p in range(self.num_players) if keys[p] == key)
+                        for key in sorted(set(keys)))
+        scores = tuple(float(sum(START_HAND) - sum(h)) for h in state.hands)
+        if len(ranking) == 1:
+            return Outcome((), f"{why}; everybody holds the same", scores, ranking)
+        best = ranking[0]
+        names = " and ".join(self.player_name(p) for p in best)
+        shapes, balls = keys[best[0]]
+        return Outcome(best, f"{why}; {names} {'holds' if len(best) == 1 else 'hold'} "
+                             f"the fewest ({shapes} shape{'s' * (shapes != 1)}, "
+                             f"{balls} ball{'s' * (balls != 1)})", scores, ranking)
+
+    def winning_points(self, state) -> int:
+        return 0
+
+    # -- symmetry and text -----------------------------------------------------
+    def transform_state(self, state, perm):
+        state = super().transform_state(state, perm)
+        return dataclasses.replace(state, placed=transform_mask(state.placed, perm))
+
+    def status_lines(self, state) -> list[str]:
+        lines = [f"{self.player_name(p)} holds {hand_words(h)} "
+                 f"({balls_left(h)} ball{'s' * (balls_left(h) != 1)})."
+                 for p, h in enumerate(state.hands)]
+        if state.result is not None:
+            return lines
+        me = self.player_name(state.to_move)
+        if state.barred >= 0 and state.placer != state.to_move:
+            lines.append(f"{self.player_name(state.placer)} just laid a "
+                         f"{KIND_NAMES[state.barred]}: {me} may not lay one.")
+        if state.placed:
+            laid = " ".join(point_name(p) for p in points_of(state.placed))
+            lines.append(f"{me} is laying a shape ({laid} so far).")
+            if PASS_MOVE in self.legal_moves(state):
+                lines.append(f"{me} may stop here with a line of two (pass) or add a third ball.")
+        return lines
+
+    def extra_text(self, state) -> str:
+        fields = {f"hand{p + 1}": hand_text(h) for p, h in enumerate(state.hands)}
+        if state.placed:
+            fields["placed"] = ",".join(point_name(p) for p in points_of(state.placed))
+        if state.barred >= 0:
+            fields["bar"] = f"{KIND_LETTERS[state.barred]}{state.placer + 1}"
+        return " ".join(f"{k}={v}" for k, v in fields.items()) + " " + write_fields(ply=state.ply)
+
+    def _read_hand(self, text: str) -> tuple[int, ...]:
+        if text == "-":
+            return (0,) * len(KINDS)
+        if any(ch not in KIND_LETTERS for ch in text):
+            raise NotationError(f"Spetris hand {shown(text)}: letters {KIND_LETTERS} "
+                                "(line of three, line of two, right angle, 120-degree "
+                                "angle, triangle) or - for none")
+        hand = tuple(text.count(ch) for ch in KIND_LETTERS)
+        if any(n > m for n, m in zip(hand, START_HAND)):
+            raise NotationError(f"Spetris hand {shown(text)} holds more than a player "
+                                f"starts with ({hand_text(START_HAND)})")
+        return hand
+
+    def state_from(self, position, to_move, extras):
+        from ..notation import parse_point
+        own, rest = {}, []
+        for token in extras.split():
+            key, eq, value = token.partition("=")
+            if eq and (key in ("placed", "bar") or key.startswith("hand")):
+                if key in own:
+                    raise NotationError(f"Spetris state field {shown(key)} given twice")
+                own[key] = value
+            else:
+                rest.append(token)
+        ply = read_fields(self, " ".join(rest), numbers=("ply",))["ply"]
+        names = [f"hand{p + 1}" for p in range(self.num_players)]
+        stray = set(own) - set(names) - {"placed", "bar"}
+        if stray:
+            raise NotationError(f"Spetris state field {shown(sorted(stray)[0])} not "
+                                f"understood; fields: {' '.join(names)} placed bar ply")
+        hands = tuple(self._read_hand(own.get(n, hand_text(START_HAND))) for n in names)
+        placed = 0
+        for name in filter(None, own.get("placed", "").split(",")):
+            placed |= 1 << parse_point(name)
+        barred, placer = -1, -1
+        if "bar" in own:
+            bar = own["bar"]
+            if len(bar) != 2 or bar[0] not in KIND_LETTERS or not bar[1].isdigit() \
+                    or not 1 <= int(bar[1]) <= self.num_players:
+                raise NotationError(f"Spetris bar {shown(bar)}: a shape letter and the "
+                                    "player who laid it, like D1")
+            barred, placer = KIND_LETTERS.index(bar[0]), int(bar[1]) - 1
+        self._check(position, to_move, hands, placed)
+        state = SpetrisState(position, to_move, None, None, hands, placed, barred, placer, ply)
+        return dataclasses.replace(state, result=None if placed else self.result(state))
+
+    def _check(self, position, to_move, hands, placed) -> None:
+        """Refuse states whose balls do not match the hands and the shape being laid."""
+        if not position.is_stable():
+            raise NotationError("Spetris: every ball must be carried")
+        for p, hand in enumerate(hands):
+            colour = PLAYER_COLOURS[p]
+            due = balls_left(START_HAND) - balls_left(hand)
+            laying = (placed & position.mask(colour)).bit_count() if p == to_move else 0
+            if position.count(colour) != due + laying:
+                raise NotationError(
+                    f"Spetris: {self.player_name(p)} has laid {hand_text(START_HAND)} "
+                    f"less {hand_text(hand)}, {due} balls, but the board has "
+                    f"{position.count(colour)} {COLOUR_NAMES[colour]} balls"
+                    + (" with the shape being laid" if laying else ""))
+        for colour in PLAYER_COLOURS[self.num_players:]:
+            if position.mask(colour):
+                raise NotationError(f"Spetris for {self.num_players}: no "
+                                    f"{COLOUR_NAMES[colour]} balls")
+        if placed & ~position.mask(PLAYER_COLOURS[to_move]) or placed.bit_count() > 2:
+            raise NotationError("Spetris: the shape being laid is one or two balls of "
+                                "the player to move")
