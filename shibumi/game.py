@@ -36,7 +36,8 @@ from typing import ClassVar, Iterable
 
 from .errors import (IllegalMoveError, NotationError, ShibumiError, UnknownGameError,
                      is_number, require_text, shown)
-from .notation import Move, moves_matching, parse_point, point_name, short_text, transform_move
+from .boards import PYRAMID
+from .notation import Move, parse_point, point_name, transform_move
 from .position import Position
 
 #: Longest state text and move text accepted (checked before parsing).
@@ -177,7 +178,11 @@ class Game:
     rules: ClassVar[str] = ""
     """The rules in the project's words (shown by ``shibumi rules``)."""
     symmetries: ClassVar[tuple[int, ...]] = tuple(range(8))
-    """Indices into ``geometry.SYMMETRIES`` of the turns that leave the rules unchanged."""
+    """Indices into ``board.symmetries`` of the turns that leave the rules unchanged."""
+    board: ClassVar = PYRAMID
+    """The board type (:mod:`shibumi.boards`): the pyramid, or a grid such as
+    ``shibumi.grid.grid(7)``.  Names of points, move text, position text, the
+    front ends and the views all ask it; games on a grid set it here."""
     notes: ClassVar[str] = ""
     """Interpretation choices and reconstructions (rules notes)."""
 
@@ -303,7 +308,7 @@ class Game:
                      if f.name != "last")
 
     def transform_state(self, state: State, perm: tuple[int, ...]) -> State:
-        """Image of a state under a point permutation (one of ``geometry.SYMMETRIES``).
+        """Image of a state under a point permutation (one of ``board.symmetries``).
 
         Games whose extra state fields name points override this.
         """
@@ -377,12 +382,13 @@ class Game:
 
     def parse_state(self, text: str) -> State:
         """A state from :meth:`state_text`; raises NotationError when malformed."""
-        require_text(text, "a state", f"{EMPTY_STATE!r}", LONGEST_STATE)
+        empty = EMPTY_STATE if self.board is PYRAMID else self.board.empty_text()
+        require_text(text, "a state", f"{empty!r}", LONGEST_STATE)
         parts = text.split()
         if len(parts) < 2:
             raise NotationError(f"state {shown(text)}: expected '<position> <player to "
-                                f"move>' like {EMPTY_STATE!r}")
-        position = Position(parts[0])
+                                f"move>' like {empty!r}")
+        position = self.board.parse_position(parts[0])
         if not re.fullmatch("[0-9]{1,2}", parts[1]) or not 1 <= int(parts[1]) <= self.num_players:
             raise NotationError(f"state {shown(text)}: player to move must be 1-"
                                 f"{self.num_players}, got {shown(parts[1])}")
@@ -525,18 +531,19 @@ class Match:
 
     def _parse_among(self, text: str, legal: list[Move]) -> Move:
         require_text(text, "a move", "'d6'", LONGEST_MOVE)
-        found = moves_matching(text, legal)
+        found = self.game.board.moves_matching(text, legal)
         if len(found) == 1:
             return found[0]
         if not found:
-            listed = " ".join(sorted(short_text(m, legal) for m in legal)) or "none (game over)"
+            listed = " ".join(sorted(self.game.board.short_text(m, legal) for m in legal)) \
+                or "none (game over)"
             raise IllegalMoveError(f"{shown(text)} is not a legal move here; legal: {listed}")
         raise NotationError(f"{shown(text)} is ambiguous: it may mean "
                             f"{' or '.join(m.text() for m in found)}")
 
     def move_text(self, move: Move) -> str:
         """The shortest text naming a move in this state (``d6`` for ``Wd6``)."""
-        return short_text(move, self.legal_moves())
+        return self.game.board.short_text(move, self.legal_moves())
 
     def push(self, move: Move | str) -> Move:
         """Play a move (or its text) after checking it is legal; returns the move."""

@@ -42,19 +42,15 @@ from collections import Counter
 
 from .errors import NotationError, ShibumiError, is_number, shown
 from .game import CHANCE, SIMULTANEOUS, Game, Match
-from .geometry import NUM_POINTS
-from .notation import (ENTER, PLACE, SQUARE_POINTS, moves_matching, point_candidates,
-                       point_in, point_name, square_of)
+from .notation import ENTER, PLACE, point_in
 from .maths.perfect import is_solved, move_values
 from .players import MAX_ITERATIONS, MCTSPlayer, PerfectPlayer, RandomPlayer
-from .position import BLACK, RED, WHITE
 from .registry import load
 
 __all__ = ["Table", "STRENGTHS", "move_labels", "HUMAN", "AI"]
 
 HUMAN, AI = "human", "ai"
 _SEAT_WORDS = {HUMAN: "Human", AI: "AI"}
-_COLOUR_LETTERS = {WHITE: "W", BLACK: "B", RED: "R"}
 
 #: The AI's strength levels, weakest first: (name, label, iterations or None for
 #: random moves, seconds at most a move).
@@ -164,18 +160,14 @@ def parse_ai(ai) -> tuple[str, int | None, float | None]:
 
 
 #: A row of a text diagram (another set's picture in describe): the board draws sets.
-_DIAGRAM_ROW = re.compile(r"^[1-7](\s|$)")
+_DIAGRAM_ROW = re.compile(r"^[0-9]{1,2}(\s|$)")
+#: The files line under a diagram (a b c ...).
+_FILES_ROW = re.compile(r"^a\s+b(\s|$)")
 #: describe's "White to move." line: the view says whose turn it is in its own words.
 _TURN = re.compile(r"^[\w' ]{1,40} to move\b")
 
 
 _HIDDEN_DRAW = "a hidden draw"
-
-
-def _balls(position) -> list[dict]:
-    """The balls of a position for a front end: point number and colour letter."""
-    return [{"point": p, "colour": _COLOUR_LETTERS[position.colour_at(p)]}
-            for p in range(NUM_POINTS) if position.colour_at(p) in _COLOUR_LETTERS]
 
 
 def _draws(texts: list[str]) -> list[str]:
@@ -508,8 +500,9 @@ class Table:
         waiting_ai = self.ai_due
         shown = self.shown_state()
         position = g.board_of(shown, self.board_seat())
-        balls = [] if covered else _balls(position)
-        boards = [] if covered else [{"label": label, "balls": _balls(other)} for label, other
+        pieces = g.board.pieces
+        balls = [] if covered else pieces(position)
+        boards = [] if covered else [{"label": label, "balls": pieces(other)} for label, other
                                      in g.other_boards(shown, self.board_seat())]
         active = not (over or covered or waiting_ai)
         playable, clickable, hints = set(), set(), {}
@@ -631,7 +624,8 @@ class Table:
         for line in text.splitlines():
             line = line.strip()
             if not line or line.startswith(("Last move:", "Game over", "State:", "a b c")) \
-                    or line.endswith(":") or _DIAGRAM_ROW.match(line) or _TURN.match(line):
+                    or line.endswith(":") or _DIAGRAM_ROW.match(line) or _TURN.match(line) \
+                    or _FILES_ROW.match(line):
                 continue
             keep.append(line if len(line) <= 160 else line[:159] + "…")
         return extra + keep
@@ -706,7 +700,7 @@ class Table:
     def winning_points(self) -> list[int]:
         """The winning line or group, when the game can tell."""
         mask = self.game.winning_points(self.match.state)
-        return [p for p in range(NUM_POINTS) if mask >> p & 1]
+        return [p for p in range(self.game.board.num_points) if mask >> p & 1]
 
     def outcome_text(self) -> str:
         outcome = self.match.outcome()
@@ -778,7 +772,7 @@ class Table:
                 return move
             raise ShibumiError(f"{move!r} is not a legal move here")
         try:
-            found = moves_matching(move, legal)
+            found = self.game.board.moves_matching(move, legal)
         except NotationError:
             found = []                  # not a move at all: list the legal ones below
         if len(found) == 1:
@@ -875,17 +869,18 @@ class Table:
         return f"{self.outcome_text()} Press New game, or Undo."
 
     def _point_from(self, point, moves) -> int | None:
+        board = self.game.board
+        most = board.num_points - 1
         if isinstance(point, bool) or not isinstance(point, (int, str)):
-            raise TypeError(f"a point is a number 0-{NUM_POINTS - 1} or a name like "
-                            f"'d4.1', not {type(point).__name__}")
+            raise TypeError(f"a point is a number 0-{most} or a name like "
+                            f"{board.point_name(most)!r}, not {type(point).__name__}")
         if isinstance(point, int):
-            if not 0 <= point < NUM_POINTS:
-                self._say(f"There is no point {point}: points are 0-{NUM_POINTS - 1}.",
-                          error=True)
+            if not 0 <= point <= most:
+                self._say(f"There is no point {point}: points are 0-{most}.", error=True)
                 return None
             return point
         try:
-            cands = point_candidates(point)
+            cands = board.point_candidates(point)
         except NotationError as exc:
             self._say(f"Not played: {exc}", error=True)
             return None
@@ -897,13 +892,8 @@ class Table:
         return point_in(point, self.game.board_of(self.shown_state(), self.board_seat()).occupied)
 
     def _name(self, p: int) -> str:
-        """A point's square (``e5``), with its level only when the square is ambiguous now."""
-        square = square_of(p)
-        position = self.match.state.position
-        live = position.occupied | position.playable()
-        if any(q != p and live >> q & 1 for q in SQUARE_POINTS[square]):
-            return point_name(p)
-        return square
+        """A point's name as players read it now (the board type decides)."""
+        return self.game.board.click_name(p, self.match.state.position)
 
     def _list(self, moves, labels, most: int = 8) -> str:
         names = [labels.get(m, m.text()) for m in moves]
@@ -915,7 +905,7 @@ class Table:
         position = self.match.state.position
         if not moves:
             return f"No move can be made now. {self.turn_line()}"
-        where = (f"the ball on {name}" if position.occupied >> p & 1 else
+        where = (f"the {self.game.board.piece_word} on {name}" if position.occupied >> p & 1 else
                  f"{name}, which is not playable now" if not position.is_playable(p)
                  else name)
         pointless = [m for m in moves if m.point is None]
@@ -931,7 +921,7 @@ class Table:
         starts = [m for m in uses if m.target is not None and m.point == p]
         ends = [m for m in uses if m.target is not None and m.target == p]
         if starts and not singles and not ends:
-            return (f"Moving the ball on {name}: click where it goes, or pick "
+            return (f"Moving the {self.game.board.piece_word} on {name}: click where it goes, or pick "
                     f"in the list ({self._list(starts, labels)}).")
         hints = []
         if len(singles) == 1:

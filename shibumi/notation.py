@@ -161,7 +161,7 @@ class Move:
     ====================  ==========================================
     """
 
-    __slots__ = ("kind", "point", "colour", "target", "direction", "value", "_text")
+    __slots__ = ("kind", "point", "colour", "target", "direction", "value", "board", "_text")
     _interned: dict = {}
 
     def __new__(cls, text: str) -> "Move":
@@ -170,16 +170,22 @@ class Move:
     @classmethod
     def make(cls, kind: str, point: int | None = None, colour: int | None = None,
              target: int | None = None, direction: str | None = None,
-             value: int | None = None) -> "Move":
-        """The move with these fields (interned: equal moves are the same object)."""
-        key = (kind, point, colour, target, direction, value)
+             value: int | None = None, board=None) -> "Move":
+        """The move with these fields (interned: equal moves are the same object).
+
+        ``board`` is the board type the points belong to: None for the pyramid,
+        else a board such as :func:`shibumi.grid.grid`, which names and writes
+        the move's points.
+        """
+        key = (kind, point, colour, target, direction, value, board)
         move = cls._interned.get(key)
         if move is None:
             _check_fields(*key)
             move = object.__new__(cls)
             for name, val in zip(cls.__slots__, key):
                 object.__setattr__(move, name, val)
-            object.__setattr__(move, "_text", _format(*key))
+            object.__setattr__(move, "_text", _format(*key[:6]) if board is None
+                               else board.move_text(move))
             cls._interned[key] = move
         return move
 
@@ -211,6 +217,8 @@ class Move:
         raise AttributeError("Move is immutable")
 
     def __reduce__(self):
+        if self.board is not None:
+            return (self.board.parse_move, (self._text,))
         return (parse_move, (self._text,))
 
     def text(self) -> str:
@@ -265,14 +273,15 @@ def transform_move(move: Move | None, perm: tuple[int, ...]) -> Move | None:
                      None if move.point is None else perm[move.point], move.colour,
                      None if move.target is None else perm[move.target],
                      None if move.direction is None else transform_direction(move.direction, perm),
-                     move.value)
+                     move.value, move.board)
 
 
-def _check_fields(kind, point, colour, target, direction, value) -> None:
+def _check_fields(kind, point, colour, target, direction, value, board=None) -> None:
     """Reject field values that could not be written as move text."""
+    most = NUM_POINTS if board is None else board.num_points
     for p in (point, target):
-        if p is not None and (type(p) is not int or not 0 <= p < NUM_POINTS):
-            raise NotationError(f"a move's points are numbers 0-{NUM_POINTS - 1}, not {p!r}")
+        if p is not None and (type(p) is not int or not 0 <= p < most):
+            raise NotationError(f"a move's points are numbers 0-{most - 1}, not {p!r}")
     if colour is not None and colour not in (1, 2, 3):
         raise NotationError(f"a move's colour is WHITE, BLACK or RED, not {colour!r}")
     if value is not None and (type(value) is not int or not 0 <= value < 10 ** 6):

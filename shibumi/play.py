@@ -15,7 +15,7 @@ from .errors import ShibumiError
 from .game import SIMULTANEOUS, Game, Match
 from .interaction import AI, HUMAN, Table
 
-HELP = """\
+PYRAMID_HELP = """\
 Commands: a move (e.g. {example}); 'moves' lists the legal ones; 'undo' takes back
 your last move; 'save' prints the game's record; 'help'; 'quit' (prints the record).
 The board is drawn from above, each square showing its highest ball: W, B and R
@@ -27,6 +27,11 @@ even ones (b2 ... f6), level 2 at c3 c5 e3 e5 and the apex at d4.  Where two poi
 long name gives the level: c3.0 (board), c3.2 (level 2).  A move is written as
 the game lists it: d6 (a ball on d6), Rd6 (a red one), xb2 (remove b2),
 b2>d4 (move a ball), b4~d4 (slide), Wb4+e (enter eastwards), pass, =R (choose)."""
+
+
+HELP_COMMANDS = """
+Commands: a move (e.g. {example}); 'moves' lists the legal ones; 'undo' takes back
+your last move; 'save' prints the game's record; 'help'; 'quit' (prints the record)."""
 
 
 class _Stop(Exception):
@@ -126,7 +131,9 @@ def _command(table: Table, text: str, write) -> bool | None:
     if text in ("quit", "q", "exit"):
         raise _Stop
     if text in ("help", "?"):
-        write(HELP.format(example=_example(table)))
+        board = table.game.board
+        help_text = PYRAMID_HELP if board.kind == "pyramid" else board.help() + HELP_COMMANDS
+        write(help_text.format(example=_example(table)))
     elif text == "moves":
         write(" ".join(o["label"] for o in table.view()["options"]))
     elif text == "save":

@@ -49,14 +49,26 @@ OPENING_HINT = ("Click a marked point to play there (a ball, to move or remove i
 _tables: dict[str, Table] = {}
 
 
-def geometry() -> dict:
-    """Where every point and square is drawn (scene coordinates, y up)."""
+def geometry(game=None) -> dict:
+    """Where a game's board draws every point (scene coordinates, y up): the
+    board type of the game (the pyramid when no game is given) says.
+
+    >>> geometry(load('sensei'))['kind'], len(geometry(load('sensei'))['points'])
+    ('grid', 49)
+    """
+    if game is None:
+        return pyramid_geometry()
+    return game.board.geometry()
+
+
+def pyramid_geometry() -> dict:
+    """Where every point and square of the pyramid is drawn (scene coordinates, y up)."""
     points = []
     for p in range(NUM_POINTS):
         x, y, z = CENTRE[p]
         points.append({"name": point_name(p), "square": square_of(p), "level": LEVEL[p],
                        "x": x - 1.5, "y": z + BALL_HEIGHT, "z": 1.5 - y})
-    return {"points": points, "board_size": BOARD_SIZE, "board_thickness": BOARD_THICKNESS,
+    return {"kind": "pyramid", "points": points, "board_size": BOARD_SIZE, "board_thickness": BOARD_THICKNESS,
             "ball_radius": BALL_RADIUS, "hole_radius": HOLE_RADIUS,
             "files": list(FILES[:7]), "ranks": [str(r) for r in range(1, 8)],
             "squares": [{"name": f"{FILES[f]}{r + 1}", "x": f / 2 - 1.5, "z": 1.5 - r / 2}
@@ -109,7 +121,7 @@ def _open(args: dict) -> dict:
     if not table.covered and not table.ai_due:
         table.message = OPENING_HINT
     _tables[key] = table
-    return {"view": _view(key, table), "geometry": geometry(), "games": games()}
+    return {"view": _view(key, table), "geometry": geometry(game), "games": games()}
 
 
 def _view(key: str, table: Table) -> dict:

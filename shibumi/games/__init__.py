@@ -33,6 +33,8 @@ CATALOGUE = (
     "sprenge", "springe", "sprout", "spruit", "spuds", "spurn",
     # Annexe 2 of the French edition
     "sphlag", "spack", "spillway", "sp_dansers", "sp_kapow", "sp_fireball",
+    # Companion games: not played on the pyramid (a board type of their own)
+    "sensei",
 )
 
 for _name in CATALOGUE:

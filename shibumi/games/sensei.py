@@ -1,0 +1,402 @@
+"""Sensei: carry your character across a 7x7 grid by passing it between your stones.
+
+A companion game, not played on the pyramid: the board is
+:func:`shibumi.grid.grid` (7x7).  Each player has seven stones on their
+nearest rank and a character on the middle one.  A turn is one to three
+actions by the same player, in any order: up to two stone moves and one
+move of the character from stone to stone; ``pass`` ends a turn early.
+
+>>> from shibumi import load
+>>> match = load('sensei').new_match()
+>>> match.push('c1-c2'), match.push('d1-c2')     # a stone steps up, the character follows
+(Move('c1-c2'), Move('d1-c2'))
+>>> match.push('pass')
+Move('pass')
+>>> print(match.state.position.diagram())
+ 7 B  B  B  B* B  B  B
+ 6 .  .  .  .  .  .  .
+ 5 .  .  .  .  .  .  .
+ 4 .  .  .  .  .  .  .
+ 3 .  .  .  .  .  .  .
+ 2 .  .  W* .  .  .  .
+ 1 W  W  .  W  W  W  W
+   a  b  c  d  e  f  g
+>>> match.state.to_move          # the pass ended White's turn
+1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from dataclasses import dataclass
+
+from ..errors import NotationError, UnknownGameError, shown
+from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
+from ..grid import GridPosition, grid
+from ..notation import MOVE, PASS, Move
+from ..registry import register
+
+BOARD = grid(7)
+N = 7
+ALL = BOARD.all_mask
+FILE_A, FILE_G = BOARD.file_masks[0], BOARD.file_masks[N - 1]
+#: Each player's starting rank (White: rank 1, Black: rank 7) and goal (the other).
+HOME = (BOARD.rank_masks[0], BOARD.rank_masks[N - 1])
+GOAL = (HOME[1], HOME[0])
+MODES = ("shizukana", "arashi")
+STARTS = ("standard", "variant", "expert")
+#: Stone moves a turn may hold, and the longest game the turn_limit may allow.
+STONE_MOVES = 2
+MOST_TURNS = 300
+#: Contacts with the blocking line that win by anti-game.
+CONTACTS = 3
+
+
+def _cells(*names: str) -> int:
+    mask = 0
+    for name in names:
+        mask |= 1 << BOARD.parse_point(name)
+    return mask
+
+
+#: The chasms of the Arashi-Expert board (its figure is lost: our design, an X
+#: in the middle, the same under every symmetry of the square).
+EXPERT_CHASMS = _cells("c3", "e3", "d4", "c5", "e5")
+#: The variant start (figure lost: our design): each player's stones on b and f
+#: stand on the opponent's starting rank.
+VARIANT_VISITORS = (_cells("b7", "f7"), _cells("b1", "f1"))
+D1, D7 = BOARD.parse_point("d1"), BOARD.parse_point("d7")
+
+
+def start_position(start: str) -> GridPosition:
+    white, black = HOME
+    chasms = EXPERT_CHASMS if start == "expert" else 0
+    if start == "variant":
+        white = (white & ~VARIANT_VISITORS[1]) | VARIANT_VISITORS[0]
+        black = (black & ~VARIANT_VISITORS[0]) | VARIANT_VISITORS[1]
+    return GridPosition(BOARD, (white, black), characters=(1 << D1) | (1 << D7), chasms=chasms)
+
+
+def _spread(mask: int) -> int:
+    """The cells orthogonally next to a mask's cells."""
+    return (((mask << N) | (mask >> N)) & ALL) | ((mask & ~FILE_G) << 1) \
+        | ((mask & ~FILE_A) >> 1)
+
+
+def reachable(sources: int, free: int) -> int:
+    """Cells reached from ``sources`` by orthogonal steps through ``free`` cells."""
+    reach = sources
+    while True:
+        grown = reach | (_spread(reach) & free)
+        if grown == reach:
+            return reach
+        reach = grown
+
+
+def blocked(position: GridPosition, player: int) -> bool:
+    """Is the player walled off: can no stone of theirs walk, step by step along
+    rows and columns, past the opponent's stones and the chasms to the goal rank?"""
+    own, other = position.stones[player + 1], position.stones[2 - player]
+    free = ALL & ~other & ~position.chasms
+    return not reachable(own, free) & GOAL[player]
+
+
+def contacts(position: GridPosition, player: int) -> int:
+    """The player's stones face to face (orthogonally next) with an opponent's stone."""
+    return position.stones[player + 1] & _spread(position.stones[2 - player])
+
+
+@dataclass(frozen=True)
+class SenseiState(State):
+    """``moves``: stone moves made this turn (0-2); ``carried``: the character
+    has moved this turn; ``turn``: turns finished."""
+    moves: int = 0
+    carried: bool = False
+    turn: int = 0
+
+
+def stone_targets(position: GridPosition, p: int, slide: bool) -> list[int]:
+    """Where the stone on p may go: along a row or column, stopped by any stone
+    and by chasms (not over them), any distance when ``slide`` else one cell."""
+    stop = position.occupied | position.chasms
+    out = []
+    for d in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+        for q in BOARD.rays[p][d]:
+            if stop >> q & 1:
+                break
+            out.append(q)
+            if not slide:
+                break
+    return out
+
+
+def character_targets(position: GridPosition, player: int) -> list[int]:
+    """The stones the player's character may move to: own stones on a line (row,
+    column or diagonal) from it with no opponent stone between; chasms and the
+    player's own stones do not stop it."""
+    own, other = position.stones[player + 1], position.stones[2 - player]
+    at = (position.characters & own).bit_length() - 1
+    out = []
+    for ray in BOARD.rays[at].values():
+        for q in ray:
+            if other >> q & 1:
+                break
+            if own >> q & 1:
+                out.append(q)
+    return out
+
+
+@register
+class Sensei(Game):
+    info = GameInfo(
+        name="Sensei", designer="Philippe Lefrançois", year="2002 (Diaballik); Senseï re-edition",
+        family="Companion", source="Sensei (companion game, seed 004)",
+        summary="Pass your character from stone to stone to the far rank of a 7x7 grid.",
+        complexity=3, aliases=("sensei", "diaballik", "senseï"),
+        max_length=3 * MOST_TURNS)
+    parameters = {"mode": "shizukana", "start": "standard", "turn_limit": 200}
+    board = BOARD
+    #: Mirror left-right keeps the ranks and so the rules (the others swap the sides).
+    symmetries = (0, 4)
+    rules = """\
+Sensei is played on a 7x7 grid (files a-g, ranks 1-7). Each player has seven stones
+of their colour and a character. White starts with a stone on every cell of rank 1,
+Black on every cell of rank 7; each character stands on the middle stone (d1, d7).
+White moves first.
+
+Before the game the players agree on one way of moving stones, kept all game:
+Shizukana (a stone moves one cell) or Arashi (a stone moves any number of cells, in
+one direction).
+
+A turn is one, two or three actions by the same player, in any order:
+- a stone move (at most two a turn, the same stone or two different ones);
+- one move of the character (at most one a turn).
+After at least one action the player may end the turn ("pass"); after all three the
+turn ends by itself.
+
+A stone moves along its row or column, never diagonally, and never turns during a
+move. It cannot enter or cross a cell holding another stone (of either colour). A
+stone carrying a character cannot move.
+
+The character moves from the stone it stands on to another stone of its owner that
+lies on the same row, column or diagonal, at any distance, provided no opponent's
+stone stands between them (the player's own stones in between do not matter).
+
+A player wins at once when their character stands on one of their stones on the
+opponent's starting rank (rank 7 for White, rank 1 for Black).
+
+Anti-game: a player whose stones are walled off (none of them can walk, cell by
+cell along rows and columns, past the opponent's stones to the rank they must
+reach) wins at once when at least three of their stones face an opponent's stone
+(orthogonally next to it). The wall's builder loses.
+
+Variant start: each player's stones on files b and f begin on the opponent's
+starting rank (b7 f7 for White, b1 f1 for Black).
+
+Arashi-Expert (Arashi moves only): five cells are chasms (c3 e3 d4 c5 e5). A stone
+may neither stop on a chasm nor cross one; the character moves over them. Chasms
+count as part of a wall.
+
+A game lasting 200 turns (the turn_limit parameter) is a draw."""
+    notes = """\
+- The source: Sensei (Senseï) is the re-edition of Philippe Lefrançois's Diaballik.
+  The seed holds both editions; the first half (the earlier edition, pieces called
+  supports and a ball) is the same game with stones that move one cell only (our
+  Shizukana mode), a "ball" passed between supports (our character), and the same
+  start, goal, variant start and anti-game. The re-edition adds the Arashi mode
+  (sliding stones), names the variant start "Shizukana variant", and adds the
+  Arashi-Expert board with chasms. Differences in wording only otherwise: the
+  earlier edition's winning sentence says "the last enemy line", the re-edition
+  "one of one's stones on the opponent's starting line", the same thing.
+- Turn order: "at least one of the three actions, in any order" reads as one to
+  three actions, each a separate action of the same player here, and "pass" ends
+  a turn early once one action is made. A player with no action at all (every
+  stone stuck and the character with nowhere to go) may only pass: the text does
+  not foresee it; we keep the game going rather than invent a loss.
+- Several cells in one move (Arashi): a stone stops before the first stone in its
+  way; it may stop anywhere before it. Stones never jump.
+- The character "between two stones of its colour": it needs a stone to land on;
+  only opponent stones between block it (the text names them alone), so own stones
+  and chasms are passed over.
+- The anti-game rule. The text: a player who builds a line the opponent's stones
+  cannot cross loses if the opponent brings at least three stones into contact,
+  face to face, with that line. Ludii reads it as: a player whose ball cannot reach
+  the goal rank through orthogonally connected empty or own cells is blocked, and
+  wins with three stones touching opponent stones orthogonally. We keep Ludii's
+  test of contact (three of the blocked player's stones orthogonally next to an
+  opponent stone) but test the wall as the text says, for the stones: the player is
+  walled off when no stone of theirs can walk to the goal rank along rows and
+  columns through cells free of opponent stones (and chasms). A stone already
+  beyond the wall means there is no wall for that player. The rule is tested after
+  every action and applies at once (the text's "announcing" it is not modelled);
+  if both players are walled off with three contacts, the player who just acted
+  built the last piece of wall and loses. Reaching the goal wins before any
+  anti-game test.
+- Lost figures: the start (fig. 1) is described in words (stones on one's nearest
+  rank, the character on the middle one). The variant start (fig. 3 of the earlier
+  edition, fig. 5 of the re-edition: "two of one's stones on the opponent's
+  starting line") is lost: we put the stones of files b and f there, a symmetric
+  choice that keeps the character's middle stone home. The Arashi-Expert board
+  (fig. 6, the reverse of the board) is lost: we designed five chasms in an X at the
+  centre (c3 e3 d4 c5 e5), the same for both players under every symmetry. In
+  Arashi-Expert, chasms count as stones of the wall (the text), not as stones to
+  be in contact with ("contact is stones face to face").
+- Which player starts is not said: White (rank 1) moves first, as in the other
+  games of this book.
+- An endless game is possible (stones can shuffle forever): after turn_limit turns
+  (200 by default) the game is a draw, our safeguard."""
+
+    def __init__(self, **params) -> None:
+        super().__init__(**params)
+        mode, start, limit = self.params["mode"], self.params["start"], \
+            self.params["turn_limit"]
+        if mode not in MODES:
+            raise UnknownGameError(f"Sensei mode is {' or '.join(MODES)}, not {mode!r}")
+        if start not in STARTS:
+            raise UnknownGameError(f"Sensei start is {', '.join(STARTS)}, not {start!r}")
+        if start == "expert" and mode != "arashi":
+            raise UnknownGameError("Sensei start 'expert' (Arashi-Expert) is played in "
+                                   "mode 'arashi' only")
+        if not 1 <= limit <= MOST_TURNS:
+            raise UnknownGameError(f"Sensei turn_limit is 1-{MOST_TURNS}, not {limit!r}")
+        self.slide = mode == "arashi"
+        self.turn_limit = limit
+        self.start = start_position(start)
+
+    def initial_state(self, rng: random.Random | None = None) -> SenseiState:
+        return SenseiState(position=self.start)
+
+    def length(self, state) -> int:
+        """Actions so far, counted generously: three for each finished turn."""
+        return 3 * state.turn + state.moves + state.carried
+
+    # -- moves ---------------------------------------------------------------
+    def legal_moves(self, state, player: int | None = None) -> list[Move]:
+        if state.result is not None:
+            return []
+        position, me = state.position, state.to_move
+        moves = []
+        if state.moves < STONE_MOVES:
+            free_stones = position.stones[me + 1] & ~position.characters
+            while free_stones:
+                p = (free_stones & -free_stones).bit_length() - 1
+                free_stones &= free_stones - 1
+                moves.extend(Move.make(MOVE, p, None, q, board=BOARD)
+                             for q in stone_targets(position, p, self.slide))
+        if not state.carried:
+            at = (position.characters & position.stones[me + 1]).bit_length() - 1
+            moves.extend(Move.make(MOVE, at, None, q, board=BOARD)
+                         for q in character_targets(position, me))
+        if state.moves or state.carried or not moves:
+            moves.append(Move.make(PASS, board=BOARD))
+        return moves
+
+    def apply(self, state, move: Move) -> SenseiState:
+        me = state.to_move
+        if move.kind == PASS:
+            return self._end_turn(dataclasses.replace(state, last=move))
+        position = state.position
+        bit, to = 1 << move.point, 1 << move.target
+        stones = list(position.stones[1:])
+        if position.characters & bit:
+            position = position.replace(characters=position.characters ^ bit ^ to)
+            state = dataclasses.replace(state, position=position, carried=True, last=move)
+        else:
+            stones[me] ^= bit | to
+            position = position.replace(stones=stones)
+            state = dataclasses.replace(state, position=position, moves=state.moves + 1,
+                                        last=move)
+        result = self.judge(position, me)
+        if result is not None:
+            return dataclasses.replace(state, result=result)
+        if state.moves == STONE_MOVES and state.carried:
+            return self._end_turn(state)
+        return state
+
+    def _end_turn(self, state) -> SenseiState:
+        turn = state.turn + 1
+        result = None
+        if turn >= self.turn_limit:
+            result = Outcome((), f"{turn} turns were played")
+        return dataclasses.replace(state, to_move=1 - state.to_move, moves=0, carried=False,
+                                   turn=turn, result=result)
+
+    def judge(self, position: GridPosition, mover: int) -> Outcome | None:
+        """The end after an action by ``mover``: a character home, else anti-game."""
+        for player in (mover, 1 - mover):
+            if position.characters & position.stones[player + 1] & GOAL[player]:
+                return Outcome((player,), f"{self.player_name(player)}'s character "
+                                          "reached the far rank")
+        for player in (1 - mover, mover):
+            if blocked(position, player) and contacts(position, player).bit_count() >= CONTACTS:
+                return Outcome((player,), f"anti-game: {self.player_name(1 - player)} walled "
+                                          f"{self.player_name(player)} off")
+        return None
+
+    def winning_points(self, state) -> int:
+        """The character's stone on the far rank, or the stones in contact with the wall."""
+        result = state.result
+        if result is None or not result.winners:
+            return 0
+        w = result.winners[0]
+        position = state.position
+        home = position.characters & position.stones[w + 1] & GOAL[w]
+        return home or contacts(position, w)
+
+    # -- text, symmetry, status ------------------------------------------------
+    def status_lines(self, state) -> list[str]:
+        if state.result is not None:
+            return []
+        name = self.player_name(state.to_move)
+        left = []
+        if state.moves < STONE_MOVES:
+            left.append(f"{STONE_MOVES - state.moves} stone move"
+                        f"{'s' if STONE_MOVES - state.moves > 1 else ''}")
+        if not state.carried:
+            left.append("the character's move")
+        lines = [f"{name} may still make: {' and '.join(left)}"
+                 + (" (or pass to end the turn)." if state.moves or state.carried else ".")]
+        mode = "Arashi (stones slide)" if self.slide else "Shizukana (stones step one cell)"
+        lines.append(f"Mode {mode}; turn {state.turn + 1} of {self.turn_limit}.")
+        return lines
+
+    def extra_text(self, state) -> str:
+        return write_fields(moves=state.moves or None, carried=state.carried,
+                            turn=state.turn or None)
+
+    def state_from(self, position, to_move, extras) -> SenseiState:
+        name = self.info.name
+        fields = read_fields(self, extras, numbers=("moves", "turn"), flags=("carried",))
+        moves, carried, turn = fields["moves"], fields["carried"], fields["turn"]
+        if not 0 <= moves <= STONE_MOVES or (moves == STONE_MOVES and carried) \
+                or not 0 <= turn < self.turn_limit:
+            raise NotationError(f"{name}: moves={moves} carried={carried} turn={turn} "
+                                f"cannot be (stone moves 0-{STONE_MOVES}, not all three "
+                                f"actions made, turn below {self.turn_limit})")
+        if position.grid is not BOARD or position.pawns != (0, 0, 0) \
+                or position.chasms != self.start.chasms:
+            raise NotationError(f"{name} position {shown(position.text())}: stones and "
+                                "characters on the 7x7 grid"
+                                + (", chasms on c3 e3 d4 c5 e5" if self.start.chasms
+                                   else ", no chasms"))
+        for player in (0, 1):
+            stones = position.stones[player + 1]
+            if stones.bit_count() != 7 or (position.characters & stones).bit_count() != 1:
+                raise NotationError(f"{name} position {shown(position.text())}: "
+                                    f"{self.player_name(player)} has 7 stones and its "
+                                    "character on one of them")
+        state = SenseiState(position, to_move, None, None, moves, carried, turn)
+        return self.settle(state)
+
+    def settle(self, state) -> SenseiState:
+        mid_turn = state.moves or state.carried
+        result = self.judge(state.position, state.to_move if mid_turn else 1 - state.to_move)
+        if result is None and state.turn >= self.turn_limit:
+            result = Outcome((), f"{state.turn} turns were played")
+        return dataclasses.replace(state, result=result) if result else state
+
+
+__all__ = ["Sensei", "SenseiState", "BOARD", "EXPERT_CHASMS", "VARIANT_VISITORS",
+           "blocked", "contacts", "reachable", "start_position", "stone_targets",
+           "character_targets"]
