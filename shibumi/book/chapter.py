@@ -160,8 +160,8 @@ def _number(x) -> str:
 
 
 def _as_position(thing) -> Position:
-    if isinstance(thing, Position):
-        return thing
+    if isinstance(thing, Position) or getattr(thing, "grid", None) is not None:
+        return thing        # the pyramid's, or another board type's (a grid's)
     if isinstance(thing, State):
         return thing.position
     if isinstance(thing, Match):
@@ -176,6 +176,8 @@ def resolve_point(position: Position, point) -> int:
 
     On an empty shared square it means the lower point.
     """
+    if getattr(position, "grid", None) is not None:
+        return position.grid.as_point(point)
     return point_in(point, position.occupied) if isinstance(point, str) else point
 
 
@@ -210,9 +212,9 @@ def show_position(position, marks=None, lines=(), highlight=(), caption: str = "
 
 
 def _three_d_view(position, marks, lines, highlight, show_hidden, size):
-    from ..views.three import PyramidView
+    from ..views.three import view_of
 
-    view = PyramidView(position, width=size, height=size)
+    view = view_of(position, width=size, height=size)
     for symbol in "+-x•":
         points = [p for p, s in marks.items() if s == symbol]
         if points:
@@ -332,6 +334,8 @@ class Chapter:
 
     def show(self, position, caption: str = "", **options):
         """Display a position (Position, State, Match or text); see :func:`show_position`."""
+        if isinstance(position, str):
+            position = self.game.board.parse_position(position)
         show_position(position, caption=caption, **options)
 
     def start(self, three_d: bool = True, state=None, **options):

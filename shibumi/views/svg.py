@@ -30,7 +30,7 @@ from ..notation import as_point, point_name
 from ..position import BLACK, EMPTY, RED, WHITE
 from .marks import GEOMETRY, HALO_DARK, LEGEND, MARKS, PATH_COLOURS, SYMBOLS, halo_for
 
-__all__ = ["position_svg", "levels_svg", "legend_html", "mark_swatch_svg", "MARK_SYMBOLS"]
+__all__ = ["position_svg", "grid_svg", "levels_svg", "legend_html", "mark_swatch_svg", "MARK_SYMBOLS"]
 
 #: The symbols a point may be marked with (see :mod:`shibumi.views.marks`).
 MARK_SYMBOLS = tuple(SYMBOLS)
@@ -190,8 +190,12 @@ def position_svg(position, marks=None, lines=(), highlight=(), show_playable=Tru
     ``show_playable`` draws small rings on empty playable points above the
     board; ``labels`` writes files a-g and ranks 1-7 around the edge;
     ``show_hidden`` draws hidden balls as dashed discs.  ``size`` is the
-    width in pixels (the picture is square).
+    width in pixels (the picture is square).  A position of another board type
+    (a grid) is drawn by that board's picture, :func:`grid_svg`.
     """
+    if getattr(position, "grid", None) is not None:
+        return grid_svg(position, marks=marks, lines=lines, highlight=highlight,
+                        labels=labels, size=size)
     marks = _check_marks(marks)
     lines = [tuple(as_point(p) for p in line) for line in lines]
     highlight = sorted({as_point(p) for p in highlight})
@@ -437,3 +441,107 @@ def legend_html(keys=LEGEND, size: int = 40) -> str:
     return ('<table class="shibumi-legend"><thead><tr><th>mark</th><th></th>'
             '<th>what it shows</th></tr></thead><tbody>' + "".join(rows)
             + "</tbody></table>")
+
+
+# -- a square grid (games of another board type) ---------------------------------------
+
+_CELL = 2 * _SCALE
+_CELL_LIGHT, _CELL_DARK, _CHASM_FILL = "#e8cc98", "#d6b47a", "#2a1d10"
+
+
+def grid_svg(position, marks=None, lines=(), highlight=(), labels=False, size=320,
+             **_ignored) -> str:
+    """The view from above of a position on a square grid (:mod:`shibumi.grid`).
+
+    Cells in two wood tones, chasms dark; stones are wide discs, pawns smaller
+    discs with a ring, a character a red ball standing on its stone (a smaller
+    disc with a shadow and a rim that stands out from the stone).  ``marks``, ``lines``, ``highlight``,
+    ``labels`` and ``size`` as in :func:`position_svg` (cells by number or name).
+
+    >>> from shibumi.grid import GridPosition, grid
+    >>> svg = grid_svg(GridPosition.parse(grid(7), 'BBBB*BBB/7/7/7/7/7/WWWW*WWW'))
+    >>> svg.count('class="stone '), svg.count('class="character ')
+    (14, 2)
+    """
+    g = position.grid
+    n = g.size
+    marks = [] if not marks else sorted((g.as_point(p), s) for p, s in dict(marks).items())
+    for _, symbol in marks:
+        if symbol not in MARK_SYMBOLS:
+            raise ValueError(f"a mark is one of {' '.join(MARK_SYMBOLS)}, not {symbol!r}")
+    lines = [tuple(g.as_point(p) for p in line) for line in lines]
+    highlight = sorted({g.as_point(p) for p in highlight})
+
+    def xy(p):
+        f, r = g.coords(p)
+        return (f + 0.5) * _CELL, (n - 1 - r + 0.5) * _CELL
+
+    pad = _CELL * (0.9 if labels else 0.3)
+    out = _svg_open(size, size, (-pad, -pad, n * _CELL + 2 * pad, n * _CELL + 2 * pad),
+                    f"Grid position {position.text()}")
+    out.append(_tag("rect", class_="board", x=-_CELL * 0.15, y=-_CELL * 0.15,
+                    width=n * _CELL + _CELL * 0.3, height=n * _CELL + _CELL * 0.3,
+                    rx=_CELL * 0.15, fill=_BOARD_FILL, stroke=_BOARD_EDGE,
+                    stroke_width=_SCALE * 0.12))
+    for p in range(g.num_points):
+        f, r = g.coords(p)
+        x, y = xy(p)
+        chasm = position.chasms >> p & 1
+        fill = _CHASM_FILL if chasm else (_CELL_DARK if (f + r) % 2 == 0 else _CELL_LIGHT)
+        out.append(_tag("rect", class_="chasm" if chasm else "cell", data_point=g.name(p),
+                        x=x - _CELL / 2, y=y - _CELL / 2, width=_CELL, height=_CELL,
+                        fill=fill, stroke=_BOARD_EDGE, stroke_width=_SCALE * 0.04))
+    for piece in g.pieces(position):
+        if piece["kind"] not in ("stone", "pawn"):
+            continue
+        p, colour = piece["point"], (WHITE if piece["colour"] == "W" else BLACK)
+        fill, stroke = _BALL_PAINT[colour]
+        x, y = xy(p)
+        if piece["kind"] == "stone":
+            out.append(_tag("circle", class_="shadow", cx=x + _SCALE * 0.1, cy=y + _SCALE * 0.1,
+                            r=_CELL * 0.42, fill="#000000", fill_opacity=0.25))
+            out.append(_tag("circle", class_=f"stone {_COLOUR_CLASS[colour]}",
+                            data_point=g.name(p), cx=x, cy=y, r=_CELL * 0.42, fill=fill,
+                            stroke=stroke, stroke_width=_SCALE * 0.12))
+        else:
+            out.append(_tag("circle", class_=f"pawn {_COLOUR_CLASS[colour]}",
+                            data_point=g.name(p), cx=x, cy=y, r=_CELL * 0.3, fill=fill,
+                            stroke=stroke, stroke_width=_SCALE * 0.3))
+        if piece.get("character"):
+            r = _CELL * 0.24
+            out.append(_tag("circle", class_="shadow", cx=x + _SCALE * 0.2, cy=y + _SCALE * 0.2,
+                            r=r, fill="#000000", fill_opacity=0.35))
+            out.append(_tag("circle", class_=f"character {_COLOUR_CLASS[colour]}",
+                            data_point=g.name(p), cx=x, cy=y, r=r, fill=_BALL_PAINT[RED][0],
+                            stroke=_MARK_INK[colour], stroke_width=_SCALE * 0.16))
+    for p in highlight:
+        x, y = xy(p)
+        out.extend(_ring_shape("last", x, y, _CELL * 0.47, GEOMETRY["ring_stroke"] * _SCALE,
+                               class_="highlight", data_point=g.name(p)))
+    for i, line in enumerate(lines):
+        if not line:
+            continue
+        colour = _LINE_COLOURS[i % len(_LINE_COLOURS)]
+        coords = " ".join(f"{_num(x)},{_num(y)}" for x, y in map(xy, line))
+        out.append(_tag("polyline", class_="line",
+                        data_points=" ".join(g.name(p) for p in line), points=coords,
+                        fill="none", stroke=colour, stroke_opacity=0.8,
+                        stroke_width=_SCALE * 0.34, stroke_linecap="round",
+                        stroke_linejoin="round"))
+    for p, symbol in marks:
+        x, y = xy(p)
+        out.extend(_mark_shape(None, symbol, _halo(position.colour_at(p)), x, y))
+    if labels:
+        font = _SCALE * 0.8
+        for f in range(n):
+            x = (f + 0.5) * _CELL
+            out.append(f'<text class="label file" x="{_num(x)}" '
+                       f'y="{_num(n * _CELL + pad * 0.75)}" font-size="{_num(font)}" '
+                       f'text-anchor="middle" fill="#333333">{g.files[f]}</text>')
+        for r in range(n):
+            y = (n - 1 - r + 0.5) * _CELL + font * 0.35
+            out.append(f'<text class="label rank" x="{_num(-pad * 0.55)}" y="{_num(y)}" '
+                       f'font-size="{_num(font)}" text-anchor="middle" '
+                       f'fill="#333333">{r + 1}</text>')
+    out.append("</svg>")
+    return "\n".join(out)

@@ -34,7 +34,7 @@ from ..notation import as_point, point_name
 from ..position import BLACK, EMPTY, RED, WHITE, Position
 from .marks import GEOMETRY, HALO_DARK, MARKS, PATH_COLOURS, SYMBOLS, halo_for
 
-__all__ = ["PyramidView", "scene_position", "BALL_RADIUS", "BALL_HEIGHT"]
+__all__ = ["PyramidView", "GridView", "view_of", "scene_position", "BALL_RADIUS", "BALL_HEIGHT"]
 
 BALL_RADIUS = 0.5
 #: Height of a board ball's centre above the board's top face (it sits in its hole).
@@ -676,3 +676,175 @@ class PyramidView:
                                      name=f"annotation {point_name(p)} {text}"))
         group.children = tuple(shown)
         return self
+
+
+# -- a square grid (games of another board type) ----------------------------------------
+
+_STONE_RADIUS, _STONE_HEIGHT, _CHARACTER_RADIUS, _PAWN_HEIGHT = 0.4, 0.25, 0.28, 0.55
+
+
+class GridView:
+    """An orbitable 3D picture of a position on a square grid (:mod:`shibumi.grid`).
+
+    The board is a slab of wooden cells (chasms are dark pits); stones are
+    flat cylinders, pawns tall ones, a character a ball standing on its stone.
+    The scene's units are the in-page board's (``grid.geometry()``): one unit a
+    cell, the board centred on the origin, rank 1 nearest +z.  ``update``,
+    ``mark``, ``mark_last`` and ``draw_path`` as for :class:`PyramidView`.
+
+    >>> from shibumi.grid import GridPosition, grid
+    >>> view = GridView(GridPosition.parse(grid(7), 'BBBB*BBB/7/7/7/7/7/WWWW*WWW'))
+    >>> len(view.piece_group.children)       # 14 stones and 2 characters
+    16
+    """
+
+    def __init__(self, position, width: int = 480, height: int = 400) -> None:
+        self.grid = position.grid
+        n = self.grid.size
+        self.position = position
+        self._scale = 7.0 / max(n, 1) * 0.62          # a 7x7 grid fills the pyramid's view
+        self.materials = {c: three.MeshPhongMaterial(color=hexa, shininess=60,
+                                                     specular="#444444")
+                          for c, hexa in _BALL_COLOURS.items()}
+        self._stone_geometry = three.CylinderBufferGeometry(
+            radiusTop=_STONE_RADIUS, radiusBottom=_STONE_RADIUS, height=_STONE_HEIGHT,
+            radialSegments=32)
+        self._pawn_geometry = three.CylinderBufferGeometry(
+            radiusTop=0.22, radiusBottom=0.3, height=_PAWN_HEIGHT, radialSegments=24)
+        self._ball_geometry = three.SphereBufferGeometry(
+            radius=_CHARACTER_RADIUS, widthSegments=24, heightSegments=16)
+        self.piece_group = three.Group(name="pieces")
+        self.mark_group = three.Group(name="marks")
+        self.last_group = three.Group(name="last move")
+        self.path_group = three.Group(name="paths")
+        self._marks: dict[int, str] = {}
+        self.board = self._make_board(position)
+        s = self._scale
+        self.world = three.Group(scale=(s, s, s), children=(
+            self.board, self.piece_group, self.mark_group, self.last_group, self.path_group))
+        self.scene = three.Scene(background="#eeeae2", children=(
+            three.AmbientLight(color="#ffffff", intensity=0.55),
+            _directional_light(0.65, (3, 9, 6)), _directional_light(0.2, (-5, 4, -4)),
+            self.world))
+        self.camera = three.PerspectiveCamera(
+            position=_CAMERA_EYE, up=(0, 1, 0), fov=_CAMERA_FOV, aspect=width / height,
+            near=1, far=60, quaternion=_look_at_quaternion(_CAMERA_EYE, _CAMERA_TARGET))
+        self.controls = three.OrbitControls(
+            controlling=self.camera, target=_CAMERA_TARGET, enablePan=False,
+            minDistance=4, maxDistance=25, maxPolarAngle=math.radians(85))
+        self.widget = three.Renderer(camera=self.camera, scene=self.scene,
+                                     controls=[self.controls], width=width, height=height,
+                                     antialias=True)
+        self.update(position)
+
+    def cell_xz(self, p: int) -> tuple[float, float]:
+        point = self.grid.geometry()["points"][p]
+        return point["x"], point["z"]
+
+    def _make_board(self, position) -> three.Group:
+        n = self.grid.size
+        light = three.MeshPhongMaterial(color="#e2c48e", shininess=15)
+        dark = three.MeshPhongMaterial(color="#cfa96c", shininess=15)
+        pit = three.MeshPhongMaterial(color="#2a1d10")
+        cell_geometry = three.BoxBufferGeometry(width=0.98, height=BOARD_THICKNESS, depth=0.98)
+        cells = []
+        for p in range(self.grid.num_points):
+            f, r = self.grid.coords(p)
+            x, z = self.cell_xz(p)
+            chasm = position.chasms >> p & 1
+            cells.append(three.Mesh(
+                geometry=cell_geometry, material=pit if chasm else (dark if (f + r) % 2 == 0
+                                                                    else light),
+                position=(x, -BOARD_THICKNESS / 2 - (0.25 if chasm else 0), z),
+                name=f"{'chasm' if chasm else 'cell'} {self.grid.name(p)}"))
+        frame = three.Mesh(geometry=three.BoxBufferGeometry(
+            width=n + 0.3, height=BOARD_THICKNESS, depth=n + 0.3),
+            material=three.MeshPhongMaterial(color="#8a6434"),
+            position=(0, -BOARD_THICKNESS / 2 - 0.3, 0), name="frame")
+        return three.Group(name="board", children=(frame, *cells))
+
+    def update(self, position) -> "GridView":
+        """Show a new position (the pieces are rebuilt: a grid holds few)."""
+        self.position = position
+        meshes = []
+        for piece in self.grid.pieces(position):
+            if piece["kind"] not in ("stone", "pawn"):
+                continue
+            x, z = self.cell_xz(piece["point"])
+            material = self.materials[WHITE if piece["colour"] == "W" else BLACK]
+            name = self.grid.name(piece["point"])
+            if piece["kind"] == "stone":
+                meshes.append(three.Mesh(geometry=self._stone_geometry, material=material,
+                                         position=(x, _STONE_HEIGHT / 2, z),
+                                         name=f"stone {name}"))
+            else:
+                meshes.append(three.Mesh(geometry=self._pawn_geometry, material=material,
+                                         position=(x, _PAWN_HEIGHT / 2, z),
+                                         name=f"pawn {name}"))
+            if piece.get("character"):
+                meshes.append(three.Mesh(
+                    geometry=self._ball_geometry, material=self.materials[RED],
+                    position=(x, _STONE_HEIGHT + _CHARACTER_RADIUS, z),
+                    name=f"character {name}"))
+        self.piece_group.children = tuple(meshes)
+        return self
+
+    def _top(self, p: int) -> tuple[float, float, float]:
+        x, z = self.cell_xz(p)
+        high = self.position.characters >> p & 1
+        return (x, _STONE_HEIGHT + (2 * _CHARACTER_RADIUS if high else 0) + 0.05, z)
+
+    def mark(self, points, symbol: str = "+") -> "GridView":
+        if symbol not in _MARK_COLOURS:
+            raise ValueError(f"a mark is one of {' '.join(MARK_SYMBOLS)}, not {symbol!r}")
+        for p in map(self.grid.as_point, _as_points(points)):
+            self._marks[p] = symbol
+        groups = []
+        for p, sym in sorted(self._marks.items()):
+            extent, materials = _mark_materials(sym, halo_for(None))
+            size = extent * 2 * 0.5
+            groups.append(three.Group(position=self._top(p), name=f"mark {sym}", children=tuple(
+                three.Sprite(material=m, scale=(size, size, 1), renderOrder=_MARK_ORDER)
+                for m in materials)))
+        self.mark_group.children = tuple(groups)
+        return self
+
+    def mark_last(self, point=None) -> "GridView":
+        rings = []
+        for p in ([] if point is None else map(self.grid.as_point, _as_points(point))):
+            extent, material = _ring_material("last")
+            size = 2 * extent * 0.5
+            rings.append(three.Sprite(material=material, scale=(size, size, 1),
+                                      position=self._top(p), renderOrder=_MARK_ORDER - 1))
+        self.last_group.children = tuple(rings)
+        return self
+
+    def draw_path(self, points, color: str | None = None, keep: bool = False,
+                  linewidth: float = 6) -> "GridView":
+        pts = [self.grid.as_point(p) for p in _as_points(points)]
+        paths = tuple(self.path_group.children) if keep else ()
+        if len(pts) >= 2:
+            colour = color or _PATH_COLOURS[len(paths) % len(_PATH_COLOURS)]
+            positions = np.array([self._top(p) for p in pts], dtype=np.float32)
+            paths += (three.Line2(
+                geometry=three.LineGeometry(positions=positions),
+                material=three.LineMaterial(color=colour, linewidth=linewidth,
+                                            depthTest=False, transparent=True, opacity=0.85),
+                renderOrder=10),)
+        self.path_group.children = paths
+        return self
+
+    def show_hidden(self, show: bool = True) -> "GridView":
+        """Nothing is hidden on a grid (kept so both views answer alike)."""
+        return self
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def view_of(position, width: int = 480, height: int = 400):
+    """The 3D view that fits a position's board type: a :class:`GridView` for a
+    grid, else a :class:`PyramidView`."""
+    if getattr(position, "grid", None) is not None:
+        return GridView(position, width=width, height=height)
+    return PyramidView(position, width=width, height=height)
