@@ -232,12 +232,16 @@ class Grid:
         """Where each cell is drawn in the in-page board's scene (y up, rank 1
         nearest +z, one unit a cell), for ``book/_extra/board/board.js``."""
         n, half = self.size, (self.size - 1) / 2
-        return {"kind": "grid", "size": n, "cell": 1.0, "board_thickness": 0.3,
-                "stone_radius": 0.4, "stone_height": 0.25, "ball_radius": 0.28,
+        cells = [{"name": self.names[p], "x": p % n - half, "z": half - p // n}
+                 for p in range(self.num_points)]
+        # ball_radius is the stone's (rings and picks are sized by it); a point's
+        # y is the middle of a stone standing on the board's top face.
+        return {"kind": "grid", "size": n, "cell": 1.0, "board_size": n + 0.3,
+                "board_thickness": 0.3, "ball_radius": 0.4, "hole_radius": 0.0,
+                "stone_height": 0.25, "pawn_height": 0.55, "character_radius": 0.28,
                 "files": list(self.files), "ranks": [str(r) for r in range(1, n + 1)],
-                "points": [{"name": self.names[p], "square": self.names[p], "level": 0,
-                            "x": p % n - half, "y": 0.0, "z": half - p // n}
-                           for p in range(self.num_points)]}
+                "squares": cells,
+                "points": [{**c, "square": c["name"], "level": 0, "y": 0.125} for c in cells]}
 
     def help(self) -> str:
         return (f"The board is drawn from above: files a-{self.files[-1]} left to right, "

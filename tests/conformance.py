@@ -6,7 +6,6 @@ import random
 
 from shibumi import TERMINAL, load
 from shibumi.game import CHANCE, SIMULTANEOUS, Game
-from shibumi.geometry import SYMMETRIES
 from shibumi.notation import transform_move
 
 
@@ -80,7 +79,7 @@ def check_symmetries(game, state, indices=None):
     moves = set(game.legal_moves(state))
     images = []
     for index in game.symmetries if indices is None else indices:
-        perm = SYMMETRIES[index]
+        perm = game.board.symmetries[index]     # the pyramid's or a grid's
         image = game.transform_state(state, perm)
         assert set(game.legal_moves(image)) == {transform_move(m, perm) for m in moves}
         assert game.outcome(image) == game.outcome(state)

@@ -16,6 +16,10 @@ const BACKGROUND = "#eeeae2";
 const WOOD = "#d4ad6e";
 const HOLE = "#4a3318";
 const BALL_COLOURS = { W: "#f1ede2", B: "#1c1c1c", R: "#c3261b" };
+const GRID_LIGHT = "#e2c48e";
+const GRID_DARK = "#cfa96c";
+const GRID_FRAME = "#8a6434";
+const CHASM = "#2a1d10";
 const GHOST = "#8f8f8f";
 const LABEL = "#6b5533";
 
@@ -762,6 +766,24 @@ export class Board {
 
   _buildSlab(g) {
     this.boardGroup.clear();
+    if (g.kind === "grid") {
+      // a square grid: a frame and one tile a cell, in two wood tones
+      const frame = new THREE.Mesh(
+        new THREE.BoxGeometry(g.board_size, g.board_thickness, g.board_size),
+        new THREE.MeshPhongMaterial({ color: GRID_FRAME, shininess: 15 }));
+      frame.position.y = -g.board_thickness / 2 - 0.02;
+      this.boardGroup.add(frame);
+      const tile = new THREE.BoxGeometry(0.98, 0.04, 0.98);
+      const tones = [GRID_DARK, GRID_LIGHT].map((color) =>
+        new THREE.MeshPhongMaterial({ color, shininess: 15 }));
+      const n = g.size;
+      g.points.forEach((p, i) => {
+        const m = new THREE.Mesh(tile, tones[(i % n + Math.floor(i / n)) % 2 === 0 ? 0 : 1]);
+        m.position.set(p.x, -0.02, p.z);
+        this.boardGroup.add(m);
+      });
+      return;
+    }
     const slab = new THREE.Mesh(
       new THREE.BoxGeometry(g.board_size, g.board_thickness, g.board_size),
       new THREE.MeshPhongMaterial({ color: WOOD, shininess: 15 }));
@@ -775,6 +797,14 @@ export class Board {
     this.geometry = g;
     this.pointIndex = new Map(g.points.map((p, i) => [p.name, i]));
     if (same || !this.renderer) return;
+    // a wider board (a 7x7 grid) is seen from proportionally farther away
+    this._eyeScale = Math.max(1, g.board_size / DEFAULT_GEOMETRY.board_size);
+    this.controls.maxDistance = 18 * this._eyeScale;
+    if (!this._topView) {
+      this.camera.position.copy(EYE).multiplyScalar(this._eyeScale);
+      this.camera.lookAt(this.controls.target);
+      this.controls.update();
+    }
     this._buildSlab(g);
     const R = g.ball_radius;
     const minY = Math.min(...g.points.map((p) => p.y));
@@ -784,18 +814,21 @@ export class Board {
     this.markerCentres = g.points.map((p, i) =>
       new THREE.Vector3(p.x, this.level0[i] ? p.y - 0.2 : p.y, p.z));
 
-    const hole = new THREE.CircleGeometry(g.hole_radius, 40);
+    const grid = g.kind === "grid";
+    const hole = new THREE.CircleGeometry(g.hole_radius || 0.01, 40);
     const holeMaterial = new THREE.MeshBasicMaterial({ color: HOLE });
     g.points.forEach((p, i) => {
-      if (!this.level0[i]) return;
+      if (!this.level0[i] || grid) return;
       const m = new THREE.Mesh(hole, holeMaterial);
       m.rotation.x = -Math.PI / 2;
       m.position.set(p.x, 0.01, p.z);
       this.boardGroup.add(m);
     });
 
-    // balls: one mesh per point, shown or hidden
-    const sphere = new THREE.SphereGeometry(R, 40, 28);
+    // balls: one mesh per point, shown or hidden (on a grid: a stone, a flat
+    // cylinder; a pawn is the same stretched up; a character is a ball on a stone)
+    const sphere = grid ? new THREE.CylinderGeometry(R, R, g.stone_height, 40)
+      : new THREE.SphereGeometry(R, 40, 28);
     const phong = (color, extra = {}) => new THREE.MeshPhongMaterial({
       color, shininess: 60, specular: 0x444444, ...extra });
     this.materials = {};
@@ -814,6 +847,26 @@ export class Board {
       this.ballGroup.add(m);
       return m;
     });
+
+    this.characters = [];
+    this.chasms = [];
+    if (grid) {
+      const ball = new THREE.SphereGeometry(g.character_radius, 32, 20);
+      const pit = new THREE.BoxGeometry(0.98, 0.05, 0.98);
+      const pitMaterial = new THREE.MeshPhongMaterial({ color: CHASM });
+      g.points.forEach((p, i) => {
+        const c = new THREE.Mesh(ball, this.materials.R);
+        c.position.set(p.x, g.stone_height + g.character_radius, p.z);
+        c.visible = false;
+        this.ballGroup.add(c);
+        this.characters.push(c);
+        const h = new THREE.Mesh(pit, pitMaterial);
+        h.position.set(p.x, 0.005, p.z);
+        h.visible = false;
+        this.ballGroup.add(h);
+        this.chasms.push(h);
+      });
+    }
 
     // playable markers
     const markerGeometry = new THREE.SphereGeometry(0.17, 20, 14);
@@ -919,7 +972,14 @@ export class Board {
     if (!v || !this.renderer || !this.geometry || !this.balls) return;
     const n = this.balls.length;
     const colour = new Array(n).fill(null);
-    for (const b of v.balls || []) colour[this._index(b.point)] = b.colour;
+    const kind = new Array(n).fill(null);
+    const character = new Array(n).fill(false);
+    for (const b of v.balls || []) {
+      const i = this._index(b.point);
+      colour[i] = b.colour;
+      kind[i] = b.kind || null;
+      character[i] = !!b.character;
+    }
     const hidden = new Set((v.hidden || []).map((p) => this._index(p)));
     const winning = new Set((v.winning || []).map((p) => this._index(p)));
     const playable = new Set((v.playable || []).map((p) => this._index(p)));
@@ -938,6 +998,13 @@ export class Board {
         m.visible = false;
       }
       this.markers[i].visible = playable.has(i) && !this._occupied[i];
+      if (this.characters.length) {          // a grid: pawns, characters, chasms
+        const pawn = kind[i] === "pawn";
+        m.scale.y = pawn ? this.geometry.pawn_height / this.geometry.stone_height : 1;
+        m.position.y = pawn ? this.geometry.pawn_height / 2 : this.centres[i].y;
+        this.characters[i].visible = character[i];
+        this.chasms[i].visible = kind[i] === "chasm";
+      }
     }
 
     for (const list of Object.values(this.sprites)) for (const s of list) if (s) s.visible = false;
@@ -1140,7 +1207,7 @@ export class Board {
     this.dom.top.textContent = on ? "3D view" : "Top view";
     this.dom.top.setAttribute("aria-label", on ? "Back to the 3D view" : "Top view");
     if (!this.renderer) return;
-    this.camera.position.copy(on ? TOP_EYE : EYE);
+    this.camera.position.copy(on ? TOP_EYE : EYE).multiplyScalar(this._eyeScale || 1);
     this.controls.target.copy(on ? TOP_LOOK_AT : LOOK_AT);
     this.camera.lookAt(this.controls.target);
     this.controls.update();
