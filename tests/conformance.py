@@ -87,9 +87,9 @@ def check_symmetries(game, state, indices=None):
     return images
 
 
-def check_terminal_play(name, seed=0):
+def check_terminal_play(name, seed=0, **params):
     """A scripted human (always the first legal move) plays the AI to the end
-    through the terminal interface."""
+    through the terminal interface (``params``: the game's parameters)."""
     from shibumi.play import play_in_terminal
     out, listing = [], []
 
@@ -105,7 +105,7 @@ def check_terminal_play(name, seed=0):
         listing[:] = ["asked"]
         return "moves"
 
-    play_in_terminal(load(name), ai="mcts:20", seed=seed, read=read, write=write)
+    play_in_terminal(load(name, **params), ai="mcts:20", seed=seed, read=read, write=write)
     assert "Game over" in out[-1], out[-3:]
     assert not any(line.startswith("Not played") for line in out)
 

@@ -369,11 +369,9 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
         name = self.info.name
         fields = read_fields(self, extras, numbers=("moves", "turn"), flags=("carried",))
         moves, carried, turn = fields["moves"], fields["carried"], fields["turn"]
-        if not 0 <= moves <= STONE_MOVES or (moves == STONE_MOVES and carried) \
-                or not 0 <= turn < self.turn_limit:
-            raise NotationError(f"{name}: moves={moves} carried={carried} turn={turn} "
-                                f"cannot be (stone moves 0-{STONE_MOVES}, not all three "
-                                f"actions made, turn below {self.turn_limit})")
+        if not 0 <= moves <= STONE_MOVES or not 0 <= turn <= self.turn_limit:
+            raise NotationError(f"{name}: moves={moves} turn={turn} cannot be (stone "
+                                f"moves 0-{STONE_MOVES}, turns 0-{self.turn_limit})")
         if position.grid is not BOARD or position.pawns != (0, 0, 0) \
                 or position.chasms != self.start.chasms:
             raise NotationError(f"{name} position {shown(position.text())}: stones and "
@@ -386,8 +384,14 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
                 raise NotationError(f"{name} position {shown(position.text())}: "
                                     f"{self.player_name(player)} has 7 stones and its "
                                     "character on one of them")
-        state = SenseiState(position, to_move, None, None, moves, carried, turn)
-        return self.settle(state)
+        state = self.settle(SenseiState(position, to_move, None, None, moves, carried, turn))
+        if state.result is None and moves == STONE_MOVES and carried:
+            raise NotationError(f"{name}: all three actions made (moves=2 carried) but the "
+                                "turn did not end: only a finished game stops there")
+        if turn == self.turn_limit and (moves or carried):
+            raise NotationError(f"{name}: turn={turn} is the turn limit: the game ended "
+                                "before any action of that turn")
+        return state
 
     def settle(self, state) -> SenseiState:
         mid_turn = state.moves or state.carried
