@@ -15,7 +15,7 @@ on two masks, the mover's pawns and the opponent's.
 >>> game = load('imbriqua')
 >>> match = game.new_match(seed=1)
 >>> [CARDS[c].name for c in match.state.deck[:3]]     # the first three cards dealt
-['diagonal step', 'diagonal slide', 'orthogonal step']
+['diagonal step', 'double orthogonal jump', 'long diagonal jump']
 >>> for move in ('d4', 'e5', 'c3', 'f6', 'd5'):        # the opening, then White's pawn
 ...     _ = match.push(move)
 >>> match.state.card == 2, match.state.placed == game.board.parse_point('d5')
@@ -72,27 +72,27 @@ class Card(NamedTuple):
 #: The eleven cards, numbered 1-11 as the text lists them; 11 is the two-pawn card.
 CARDS = {
     1: Card("A", "orthogonal step", "step", ORTHOGONAL, False,
-            "move one of your pawns one cell along a row or column"),
+            "move a pawn one cell along a row or column"),
     2: Card("B", "diagonal step", "step", DIAGONAL, False,
-            "move one of your pawns one cell diagonally"),
+            "move a pawn one cell diagonally"),
     3: Card("C", "orthogonal slide", "slide", ORTHOGONAL, False,
-            "slide one of your pawns any distance along a row or column"),
+            "slide a pawn any distance along a row or column"),
     4: Card("D", "diagonal slide", "slide", DIAGONAL, False,
-            "slide one of your pawns any distance diagonally"),
+            "slide a pawn any distance diagonally"),
     5: Card("E", "orthogonal jump", "jump", ORTHOGONAL, False,
-            "one of your pawns jumps an enemy pawn next to it along a row or column"),
+            "jump a pawn over an enemy pawn next to it along a row or column"),
     6: Card("F", "diagonal jump", "jump", DIAGONAL, False,
-            "one of your pawns jumps an enemy pawn diagonally next to it"),
+            "jump a pawn over an enemy pawn diagonally next to it"),
     7: Card("G", "long orthogonal jump", "long", ORTHOGONAL, True,
-            "your new pawn jumps an enemy pawn at any distance along a row or column"),
+            "jump the new pawn over an enemy pawn at any distance along a row or column"),
     8: Card("H", "long diagonal jump", "long", DIAGONAL, True,
-            "your new pawn jumps an enemy pawn at any distance diagonally"),
+            "jump the new pawn over an enemy pawn at any distance diagonally"),
     9: Card("I", "double orthogonal jump", "double", ORTHOGONAL, True,
-            "your new pawn jumps two enemy pawns in a row along a row or column"),
+            "jump the new pawn over two enemy pawns in a row along a row or column"),
     10: Card("J", "double diagonal jump", "double", DIAGONAL, True,
-             "your new pawn jumps two enemy pawns in a row diagonally"),
+             "jump the new pawn over two enemy pawns in a row diagonally"),
     11: Card("K", "two more pawns", "place", (), False,
-             "place two more pawns, on any empty cells"),
+             "place two more pawns, on any empty cells (the edge allowed)"),
 }
 LAST_CARD = 11
 SHUFFLED = tuple(range(1, LAST_CARD))

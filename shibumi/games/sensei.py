@@ -67,6 +67,10 @@ EXPERT_CHASMS = _cells("c3", "e3", "d4", "c5", "e5")
 #: stand on the opponent's starting rank.
 VARIANT_VISITORS = (_cells("b7", "f7"), _cells("b1", "f1"))
 D1, D7 = BOARD.parse_point("d1"), BOARD.parse_point("d7")
+#: Every from-to action as a move, made once: ``MOVES[p][q]`` (stones and character).
+MOVES = tuple(tuple(Move.make(MOVE, p, None, q, board=BOARD) if p != q else None
+                    for q in range(N * N)) for p in range(N * N))
+END_TURN = Move.make(PASS, board=BOARD)
 
 
 def start_position(start: str) -> GridPosition:
@@ -155,7 +159,7 @@ class Sensei(Game):
         summary="Pass your character from stone to stone to the far rank of a 7x7 grid.",
         complexity=3, aliases=("sensei", "diaballik", "senseï"),
         max_length=3 * MOST_TURNS)
-    parameters = {"mode": "shizukana", "start": "standard", "turn_limit": 200}
+    parameters = {"mode": "arashi", "start": "standard", "turn_limit": 200}
     board = BOARD
     #: Mirror left-right keeps the ranks and so the rules (the others swap the sides).
     symmetries = (0, 4)
@@ -282,14 +286,14 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
             while free_stones:
                 p = (free_stones & -free_stones).bit_length() - 1
                 free_stones &= free_stones - 1
-                moves.extend(Move.make(MOVE, p, None, q, board=BOARD)
-                             for q in stone_targets(position, p, self.slide))
+                row = MOVES[p]
+                moves.extend(row[q] for q in stone_targets(position, p, self.slide))
         if not state.carried:
             at = (position.characters & position.stones[me + 1]).bit_length() - 1
-            moves.extend(Move.make(MOVE, at, None, q, board=BOARD)
-                         for q in character_targets(position, me))
+            row = MOVES[at]
+            moves.extend(row[q] for q in character_targets(position, me))
         if state.moves or state.carried or not moves:
-            moves.append(Move.make(PASS, board=BOARD))
+            moves.append(END_TURN)
         return moves
 
     def apply(self, state, move: Move) -> SenseiState:
