@@ -12,7 +12,8 @@ from conformance import (check_declaration, check_honest_ai, check_random_games,
 from shibumi import CHANCE, TERMINAL, IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.errors import UnknownGameError
-from shibumi.games.imbriqua import BOARD, CARDS, TURNS, card_at, revealed
+from shibumi.games.imbriqua import BOARD, CARDS, TURNS, card_actions, card_at, revealed
+from shibumi.grid import GridPosition
 
 GAME = load("imbriqua")
 EIGHT = load("imbriqua", opening=8)
@@ -48,6 +49,19 @@ def walk(game, seed, steps):
 
 def texts(game, s):
     return sorted(m.text() for m in game.legal_moves(s))
+
+
+def deck_first(card):
+    """A first pile that starts with this card (the others in order)."""
+    return "".join(CARDS[c].letter for c in [card] + [c for c in range(1, 11) if c != card])
+
+
+def cells(*names):
+    return sum(1 << BOARD.parse_point(n) for n in names)
+
+
+def position(light=(), dark=()):
+    return GridPosition(BOARD, (cells(*light), cells(*dark)))
 
 
 # -- the engine-free model: the rules written again on a dict of cells --------------
@@ -215,8 +229,8 @@ def test_declaration():
 
 
 def test_random_games():
-    check_random_games("imbriqua", seeds=range(8))
-    check_random_games("imbriqua", seeds=range(2), opening=8)
+    check_random_games("imbriqua", seeds=range(5))
+    check_random_games("imbriqua", seeds=range(1), opening=8)
 
 
 def test_terminal_play():
@@ -226,7 +240,20 @@ def test_terminal_play():
 def test_honest_ai():
     """The AI never knows the next card: it decides the same from the true deck and
     from a deck drawn from what it has seen (during the first pile, where it matters)."""
-    check_honest_ai(GAME, seeds=range(2), steps=(4, 6, 9), iterations=30)
+    check_honest_ai(GAME, seeds=range(2), steps=(4, 9), iterations=30)
+
+
+def test_fast_playout_is_the_generic_loop():
+    """The bare-mask playout makes the very choices the generic loop makes (the same
+    lists in the same order), so the same random games, seed for seed."""
+    from shibumi.game import Game
+    for game, seeds in ((GAME, range(12)), (EIGHT, range(3))):
+        for seed in seeds:
+            start = walk(game, seed, seed * 7) if seed % 2 else game.initial_state()
+            fast = game.random_playout(start, random.Random(seed))
+            slow = Game.random_playout(game, start, random.Random(seed))
+            assert fast.position == slow.position and fast.ply == slow.ply
+            assert fast.result == slow.result and game.is_terminal(fast)
 
 
 def test_symmetries():
@@ -256,14 +283,14 @@ OPENED = f"7B/8/8/4B3/3W4/8/8/W7 1 deck={DECK} opened=4"
 GOLDEN_OPENED = {1: 34, 2: 260, 3: 8589, 4: 25651}
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_perft_start(depth):
     s = GAME.parse_state(f"{EMPTY} 1 deck={DECK}")
     assert perft(GAME, depth, s) == GOLDEN_START[depth]
     assert ref_perft(to_ref(GAME, s), depth) == GOLDEN_START[depth]
 
 
-@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("depth", [1, 2, 3, pytest.param(4, marks=pytest.mark.slow)])
 def test_perft_after_opening(depth):
     s = state(OPENED)
     assert perft(GAME, depth, s) == ref_perft(to_ref(GAME, s), depth) == GOLDEN_OPENED[depth]
@@ -413,14 +440,9 @@ CARD_POSITIONS = {
 
 @pytest.mark.parametrize("card", sorted(CARD_POSITIONS))
 def test_card_examples(card):
-    deck = "".join(CARDS[c].letter for c in [card] + [c for c in range(1, 11) if c != card])
     pos, placed, want = CARD_POSITIONS[card]
-    s = state(f"{pos} 1 deck={deck} opened=4 act placed={placed} ply=5")
+    s = state(f"{pos} 1 deck={deck_first(card)} opened=4 act placed={placed} ply=5")
     assert texts(GAME, s) == want
-
-
-def deck_first(card):
-    return "".join(CARDS[c].letter for c in [card] + [c for c in range(1, 11) if c != card])
 
 
 def test_slides_stop_before_pawns():
@@ -431,22 +453,29 @@ def test_slides_stop_before_pawns():
 
 
 def test_long_jump_only_new_pawn_any_distance_and_chain():
-    # Light's new pawn on b4; Dark on e4 and e7; another Light pawn on a1 may not act
+    # Light's new pawn on b4, Dark on e4 and e7; Light's a1 may not do a red card
     s = state(f"8/4B3/8/8/1W2B3/8/8/W7 1 deck={deck_first(7)} opened=4 act placed=b4")
     assert texts(GAME, s) == ["b4-f4", "b4-g4", "b4-h4"]
     m = GAME.new_match(state=s)
-    m.push("b4-h4")                               # no enemy in line from h4: turn over
-    assert m.state.step == "place" and m.state.position.colour_at(BOARD.parse_point("e4")) == 0
+    m.push("b4-h4")                       # e4 is taken; nothing in line from h4: turn over
+    assert m.state.step == "place" and not m.state.position.stones[2] & cells("e4")
+    s = state(f"8/6B1/8/8/1W2B3/8/8/W7 1 deck={deck_first(7)} opened=4 act placed=b4")
     m = GAME.new_match(state=s)
-    m.push("b4-e4") if False else m.push("b4-g4")
-    assert m.state.step == "place"
-    s2 = state(f"8/4B3/8/8/1W2B3/8/8/W7 1 deck={deck_first(7)} opened=4 act placed=b4"
-               .replace("8/4B3/8/8/1W2B3", "8/6B1/8/8/1W2B3"))
-    m = GAME.new_match(state=s2)
-    m.push("b4-g4")                               # g7 is now in line: may jump on
+    m.push("b4-g4")                       # g7 is now in line: the pawn may jump on
     assert m.state.step == "more" and texts(GAME, m.state) == ["g4-g8", "pass"]
+    assert m.state.placed == m.state.jumper == BOARD.parse_point("g4")
     m.push("pass")
     assert m.state.step == "place" and m.state.to_move == 1
+    # a second pawn on the line blocks a long jump: exactly one pawn is jumped
+    assert card_actions(7, cells("b4"), cells("d4", "e4"), BOARD.parse_point("b4")) == []
+
+
+def test_green_cards_move_any_pawn_red_cards_only_the_new_one():
+    pos = "8/8/8/8/8/1B6/W7/5WB1"          # Light a2 and f1, Dark b3 and g1
+    green = state(f"{pos} 1 deck={deck_first(6)} opened=4 act placed=f1")
+    assert texts(GAME, green) == ["a2-c4"]     # the old pawn a2 jumps b3
+    red = state(f"{pos} 1 deck={deck_first(8)} opened=4 act placed=f1")
+    assert texts(GAME, red) == []              # only f1 may act: nothing diagonal from it
 
 
 def test_chain_of_short_jumps_is_optional_and_same_pawn():
@@ -482,44 +511,36 @@ def test_failed_card_opponent_removes_any_pawn():
     assert m.state.turn == 1 and m.current_player == 1 and m.state.step == "place"
 
 
-def test_framing_counts_once_per_alignment():
-    # Light frames c3 twice (row and column), e5 once (diagonal); Dark frames f1
-    pos = "8/8/8/3W1W2/8/1W1W4/2W5/2W1BB1B"
-    light = pos.replace("1B", "1.").replace("BB1.", "BB1.")
-    s = state(f"{pos} 1 deck={DECK} opened=4 turn=44")
-    assert GAME.scores(s.position) == (GAME.scores(s.position)[0], 1)
+def test_framing_along_rows_columns_and_diagonals():
+    # b6 d6 frame c6 (row); d6 d4 frame d5 (column); b6 d4 frame c5 (diagonal)
+    assert GAME.scores(position(light=("b6", "d6", "d4"))) == (3, 0)
+    # only the cells next to the framed one count: b6 and e6 frame nothing
+    assert GAME.scores(position(light=("b6", "e6"))) == (0, 0)
+    # an edge cell is framed along the edge
+    assert GAME.scores(position(dark=("a1", "a3"))) == (0, 1)
+
+
+def test_a_cell_counts_once_per_alignment():
+    # c3 framed along its row (b3 d3) and its column (c2 c4): two
+    assert GAME.scores(position(light=("b3", "d3", "c2", "c4"))) == (2, 0)
+    # all four lines: eight pawns around c3
+    ring = ("b3", "d3", "c2", "c4", "b2", "d4", "b4", "d2")
+    assert GAME.scores(position(light=ring)) == (4, 0)          # c3 along all four
+    # the same cell framed by both players along different lines counts for both
+    assert GAME.scores(position(light=("b3", "d3"), dark=("c2", "c4"))) == (1, 1)
+    # an occupied cell is never framed
+    assert GAME.scores(position(light=("b3", "d3"), dark=("c3",))) == (0, 0)
 
 
 def test_scoring_example_light_three_dark_four():
-    """A position like the lost scoring figure: Light frames 3 cells, Dark 4 (one of
-    them along two lines)."""
-    pos = state(f"8/8/1W1W4/8/3W4/8/8/8 1 deck={DECK}").position
-    assert GAME.scores(pos) == (2, 0)
-    pos = state(f"8/8/1W1W4/8/1W1W4/8/4B1B1/4B1B1 1 deck={DECK}").position
-    # Light: c6 (row), c4 (row), b5 (column), d5 (column), c5 (two diagonals) = 6
-    assert GAME.scores(pos) == (6, 2)
-    example = state(f"8/8/8/2W1W3/8/2W5/8/B1B1B3 1 deck={DECK}").position
-    # Light: d5 (row), c4 (column), d4 (diagonal c3-e5) = 3; Dark: b1, d1 (row) = 2
-    assert GAME.scores(example) == (3, 2)
-    example = state(f"8/8/8/2W1W3/8/2W5/B7/B1B1B3 1 deck={DECK}").position
-    # and a Dark pawn on a2 adds b2? no: a2 and c? -- b1 framed twice? a1-c1 row only
-    assert GAME.scores(example)[0] == 3
-
-
-def test_light_three_dark_four():
-    pos = "8/8/8/2W1W3/8/2W5/B7/B1B1B3"
-    s = state(f"{pos} 1 deck={DECK} opened=4 turn=44")
-    light, dark = GAME.scores(s.position)
-    assert light == 3
-    pos4 = "8/8/8/2W1W3/8/2W5/8/B1B1B1B1"
-    assert GAME.scores(state(f"{pos4} 1 deck={DECK}").position) == (3, 3)
-    pos4 = "8/8/8/2W1W3/8/B1W5/8/B1B1B3"
-    # Dark: b1 and d1 (row), a2 (column a1-a3), b2 (diagonal a3-c1) = 4
-    assert GAME.scores(state(f"{pos4} 1 deck={DECK}").position) == (3, 4)
-    end = state(f"{pos4} 1 deck={DECK} opened=4 turn=44")
-    assert end.result.winners == (1,) and GAME.is_terminal(end)
-    assert GAME.winning_points(end) == sum(1 << BOARD.parse_point(c)
-                                           for c in ("a1", "c1", "e1", "a3"))
+    """A position like the lost scoring figure (light 3, dark 4)."""
+    pos = position(light=("b6", "d6", "d4"), dark=("a1", "c1", "e1", "a3"))
+    # Dark: b1 and d1 (row), a2 (column a1-a3), b2 (diagonal a3-c1)
+    assert GAME.scores(pos) == (3, 4)
+    end = state(f"{pos.text()} 1 deck={DECK} opened=4 turn=44")
+    assert GAME.is_terminal(end) and end.result.winners == (1,)
+    assert end.result.scores == (3, 4)
+    assert GAME.winning_points(end) == cells("a1", "c1", "e1", "a3")
 
 
 def test_tie_break_then_draw():
@@ -557,6 +578,7 @@ def test_bad_moves_refused_state_unchanged(move):
     f"{EMPTY} 1 deck={DECK} opened=4 turn=45",
     f"{EMPTY} 1 deck={DECK} opened=4 more",
     f"{EMPTY} 1 deck={DECK} opened=4 act",     # no pawn placed
+    f"8/8/8/8/3W4/8/8/8 1 deck={deck_first(9)} opened=4 act placed=d4",   # owed, not act
     f"{EMPTY} 1 opened=4",                     # not dealt
     f"{EMPTY} 1 deck={DECK} colour=3",
     "8/8/8/8/8/8/8 1",
@@ -567,8 +589,24 @@ def test_bad_states_refused(text):
         GAME.parse_state(text)
 
 
-def test_table_plays_by_clicks():
+def test_table_plays_a_whole_game_by_clicks():
+    """Every move is made by clicks (a placement or removal: its cell; a move or jump:
+    its two cells); pass is picked from the list. The deal stays hidden."""
     from shibumi.interaction import Table
-    table = Table(GAME, seed=3)
+    table = Table(GAME, seats="human,human", seed=3)
+    rng = random.Random(3)
     view = table.view()
-    assert view is not None
+    assert any("hidden draws" in h["text"] for h in table.history())
+    assert any("no one knows" in line for line in table.status_lines())
+    while not table.match.is_over():
+        move = rng.choice(table.options())
+        if move.kind == "pass":
+            assert table.choose("pass") == move
+            continue
+        played = table.click(move.point)
+        if played is None:
+            played = table.click(move.target)
+        assert played == move, (move, table.message)
+    view = table.view()
+    assert table.match.state.turn == TURNS and view is not None
+    assert not any("hidden draws" in h["text"] for h in table.history())   # shown at the end

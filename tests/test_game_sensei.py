@@ -255,7 +255,7 @@ def test_terminal_play():
 # -- rules and readings ----------------------------------------------------------------------
 
 def test_start_and_first_actions():
-    game = load("sensei")
+    game = load("sensei", mode="shizukana")
     state = game.initial_state()
     assert state.position.text() == "BBBB*BBB/......./......./......./......./......./WWWW*WWW"
     texts = sorted(m.text() for m in game.legal_moves(state))
@@ -265,7 +265,7 @@ def test_start_and_first_actions():
 
 
 def test_turn_of_three_actions_ends_by_itself_and_pass_ends_early():
-    match = load("sensei").new_match()
+    match = load("sensei", mode="shizukana").new_match()
     match.push("c1-c2")
     assert match.current_player == 0 and "pass" in [m.text() for m in match.legal_moves()]
     match.push("c2-c3")                  # the same stone twice
@@ -342,12 +342,12 @@ def test_no_anti_game_when_a_stone_is_beyond_the_wall():
 
 
 def test_state_text_round_trips_and_bad_input_is_refused():
-    game = load("sensei")
+    game = load("sensei", mode="shizukana")
     match = game.new_match()
     match.push("c1-c2")
     match.push("d1-c2")
     text = game.state_text(match.state)
-    assert text.endswith(" 1 moves=1 carried")
+    assert text.endswith(" 1 moves=1 carried played=2")
     assert game.state_key(game.parse_state(text)) == game.state_key(match.state)
     before = match.state
     for bad, error in (("e1-e3", IllegalMoveError), ("c2-c1", IllegalMoveError),
@@ -365,7 +365,7 @@ def test_state_text_round_trips_and_bad_input_is_refused():
         with pytest.raises(NotationError):
             game.parse_state(bad)
     with pytest.raises(UnknownGameError, match="arashi"):
-        load("sensei", start="expert")
+        load("sensei", mode="shizukana", start="expert")
     with pytest.raises(UnknownGameError):
         load("sensei", mode="storm")
 

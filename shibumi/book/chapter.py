@@ -37,6 +37,10 @@ _SOLVED_COLOURS = {"solved": "#1f618d", "not solved": "#bdc3c7"}
 #: A few words on each option of a game, for the card's "For programmers" box
 #: (the rules notes explain them to players without the engine's names).
 OPTION_WORDS: dict[str, dict[str, str]] = {
+    "sensei": {"mode": "'arashi': a stone slides any distance; 'shizukana': one cell",
+               "start": "'standard'; 'variant': the stones of files b and f start on the "
+                        "far rank; 'expert': the Arashi-Expert board with five chasms",
+               "turn_limit": "a game that lasts this many turns is a draw (1-300)"},
     "spline": {"count_hidden": "balls hidden under level 2 still count in lines; "
                                "False counts only the balls seen from above"},
     "spline_plus": {"cycle": "'superko' forbids any turn that recreates an earlier position, "

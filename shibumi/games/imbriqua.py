@@ -487,6 +487,73 @@ Variant (the opening parameter): four opening pawns each instead of four in all.
             state = dataclasses.replace(state, result=self.judge(pos))
         return state
 
+    # -- fast random games ----------------------------------------------------------
+    def random_playout(self, state, rng: random.Random) -> ImbriquaState:
+        """Uniformly random actions to the end, on bare masks (the same choices
+        as ``legal_moves`` offers, each equally likely, so the same games as the
+        generic loop; the AI's search runs this)."""
+        while self.current_player(state) == CHANCE:
+            state = self.apply(state, self.sample_chance(state, rng))
+        if state.result is not None:
+            return state
+        stones = list(state.position.stones[1:])
+        opened, turn, step, ply = state.opened, state.turn, state.step, state.ply
+        placed, jumper, deck = state.placed, state.jumper, state.deck
+        choice = rng.choice
+
+        def pick(mask: int) -> int:
+            return choice(list(_bits(mask)))
+
+        while True:
+            if opened < self.opening:
+                stones[opened % 2] |= 1 << pick(ALL & ~(stones[0] | stones[1]))
+                opened, ply = opened + 1, ply + 1
+                continue
+            if turn == TURNS:
+                break
+            me = turn % 2
+            card = card_at(deck, turn)
+            if step == PLACING:
+                empty = ALL & ~(stones[0] | stones[1])
+                placed = pick(empty & INNER or empty)
+                stones[me] |= 1 << placed
+                ply += 1
+                step = ACTING
+                if card != LAST_CARD and not card_actions(card, stones[me],
+                                                          stones[1 - me], placed):
+                    step = OWED
+            elif step == OWED:
+                stones[me] &= ~(1 << pick(stones[me]))
+                ply, step = ply + 1, None
+            elif card == LAST_CARD:
+                stones[me] |= 1 << pick(ALL & ~(stones[0] | stones[1]))
+                ply += 1
+                step = MORE if step == ACTING else None
+            else:
+                moves = card_actions(card, stones[me], stones[1 - me], placed, jumper)
+                if step == MORE:
+                    moves.append(None)                       # pass: the chain stops
+                move = choice(moves)
+                ply += 1
+                if move is None:
+                    step = None
+                else:
+                    p, q = move
+                    stones[me] ^= (1 << p) | (1 << q)
+                    stones[1 - me] &= ~BETWEEN[p][q]
+                    placed = q if placed == p else placed
+                    if card in CHAINS and card_actions(card, stones[me], stones[1 - me],
+                                                       placed, q):
+                        step, jumper = MORE, q
+                    else:
+                        step = None
+            if step is None:                                 # the turn is over
+                turn, step, placed, jumper = turn + 1, PLACING, None, None
+        pos = GridPosition(BOARD, stones)
+        return dataclasses.replace(state, position=pos, opened=opened, turn=turn,
+                                   to_move=turn % 2, step=PLACING, placed=None, jumper=None,
+                                   ply=ply, result=self.judge(pos), last=None)
+
     # -- the end -----------------------------------------------------------------
     def scores(self, pos: GridPosition) -> tuple[int, int]:
         """Cells framed by Light and by Dark (a cell once per alignment)."""
@@ -670,6 +737,9 @@ Variant (the opening parameter): four opening pawns each instead of four in all.
             return "jumper= is given during a chain of jumps, and only then"
         if step == MORE and card not in CHAINS and card != LAST_CARD:
             return "a further action only follows a jump that chains or card 11"
+        if step in (ACTING, MORE) and card != LAST_CARD and not card_actions(
+                card, pos.stones[mover + 1], pos.stones[2 - mover], placed, jumper):
+            return "the card cannot be applied here (the state is owed, or the chain over)"
         if not 0 <= ply <= self.info.max_length:
             return f"ply is 0-{self.info.max_length}"
         return ""

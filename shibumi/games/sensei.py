@@ -114,10 +114,12 @@ def contacts(position: GridPosition, player: int) -> int:
 @dataclass(frozen=True)
 class SenseiState(State):
     """``moves``: stone moves made this turn (0-2); ``carried``: the character
-    has moved this turn; ``turn``: turns finished."""
+    has moved this turn; ``turn``: turns finished; ``played``: actions so far
+    (passes included)."""
     moves: int = 0
     carried: bool = False
     turn: int = 0
+    played: int = 0
 
 
 def stone_targets(position: GridPosition, p: int, slide: bool) -> list[int]:
@@ -272,8 +274,8 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
         return SenseiState(position=self.start)
 
     def length(self, state) -> int:
-        """Actions so far, counted generously: three for each finished turn."""
-        return 3 * state.turn + state.moves + state.carried
+        """Actions so far, passes included."""
+        return state.played
 
     # -- moves ---------------------------------------------------------------
     def legal_moves(self, state, player: int | None = None) -> list[Move]:
@@ -298,6 +300,7 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
 
     def apply(self, state, move: Move) -> SenseiState:
         me = state.to_move
+        state = dataclasses.replace(state, played=state.played + 1)
         if move.kind == PASS:
             return self._end_turn(dataclasses.replace(state, last=move))
         position = state.position
@@ -367,12 +370,17 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
 
     def extra_text(self, state) -> str:
         return write_fields(moves=state.moves or None, carried=state.carried,
-                            turn=state.turn or None)
+                            turn=state.turn or None, played=state.played or None)
 
     def state_from(self, position, to_move, extras) -> SenseiState:
         name = self.info.name
-        fields = read_fields(self, extras, numbers=("moves", "turn"), flags=("carried",))
+        fields = read_fields(self, extras, numbers=("moves", "turn", "played"),
+                             flags=("carried",))
         moves, carried, turn = fields["moves"], fields["carried"], fields["turn"]
+        played, now = fields["played"], fields["moves"] + fields["carried"]
+        if not turn + now <= played <= 3 * turn + now:
+            raise NotationError(f"{name}: played={played} actions cannot make {turn} turns "
+                                f"and {now} actions of this one (a turn is 1-3 actions)")
         if not 0 <= moves <= STONE_MOVES or not 0 <= turn <= self.turn_limit:
             raise NotationError(f"{name}: moves={moves} turn={turn} cannot be (stone "
                                 f"moves 0-{STONE_MOVES}, turns 0-{self.turn_limit})")
@@ -388,7 +396,8 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
                 raise NotationError(f"{name} position {shown(position.text())}: "
                                     f"{self.player_name(player)} has 7 stones and its "
                                     "character on one of them")
-        state = self.settle(SenseiState(position, to_move, None, None, moves, carried, turn))
+        state = self.settle(SenseiState(position, to_move, None, None, moves, carried, turn,
+                                        played))
         if state.result is None and moves == STONE_MOVES and carried:
             raise NotationError(f"{name}: all three actions made (moves=2 carried) but the "
                                 "turn did not end: only a finished game stops there")
