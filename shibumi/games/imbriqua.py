@@ -262,7 +262,7 @@ def revealed(state: ImbriquaState) -> int:
 @register
 class Imbriqua(Game):
     info = GameInfo(
-        name="Imbriqua", designer="Quoludis", year="unknown",
+        name="Imbriqua", designer="unknown (published by Quoludis)", year="unknown",
         family="Companion", source="Imbriqua (companion game, seed 002)",
         summary="Frame empty cells between your pawns on an 8x8 grid; a deck of eleven "
                 "action cards moves and captures.",
@@ -656,8 +656,12 @@ Variant (the opening parameter): four opening pawns each instead of four in all.
         return f"Next card: {CARDS[card_at(state.deck, nxt)].name}."
 
     def describe(self, state) -> str:
+        """The board, the last move and the result or the player to move (the
+        front ends add :meth:`status_lines`; the state's fields stay out, since
+        they would name the hidden cards)."""
         lines = [state.position.diagram()]
-        lines += self.status_lines(state)
+        if state.last is not None and state.last.kind != CHOOSE:
+            lines.append(f"Last move: {state.last.text()}")
         outcome = self.outcome(state)
         if outcome is not None:
             names = " and ".join(self.player_name(p) for p in outcome.winners)

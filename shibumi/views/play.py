@@ -54,7 +54,7 @@ import ipywidgets as widgets
 from ..errors import shown
 from ..game import SIMULTANEOUS, Match
 from ..interaction import AI, HUMAN, Table, move_labels
-from .three import PyramidView
+from .three import PyramidView, view_of
 
 __all__ = ["PlayWidget", "move_labels"]
 
@@ -97,7 +97,8 @@ class PlayWidget:
         self.game = self.table.game
         self._link = link
         self._listed_version = -1            # the table's version the list was filled at
-        self._view = PyramidView(width=width, height=height)
+        # the 3D view of the game's board type (the pyramid's, or a grid's)
+        self._view = view_of(self.game.board.empty_position(), width=width, height=height)
         self._view.on_click(lambda point: self._guard(self.click, point))
         self._build()
         self._refresh()
@@ -354,7 +355,7 @@ class PlayWidget:
         self._cover_box.layout.display = None if covered else "none"
         self._cover_w.value = f"<b>{html.escape(v['cover'] or '')}</b>"
         position = self._shown_position()
-        self._view.update(position if not covered else position.__class__.empty())
+        self._view.update(position if not covered else self.game.board.empty_position())
         self._view.mark_last(v["last"][-1] if v["last"] else None)
         self._show_options(v)
         self._show_secret_rows(v)

@@ -698,10 +698,13 @@ class GridView:
     16
     """
 
-    def __init__(self, position, width: int = 480, height: int = 400) -> None:
+    def __init__(self, position, width: int = 480, height: int = 400,
+                 pick_event: str = "dblclick") -> None:
         self.grid = position.grid
         n = self.grid.size
         self.position = position
+        self._point_of_model: dict[str, int] = {}
+        self._click_callbacks: list = []
         self._scale = 7.0 / max(n, 1) * 0.62          # a 7x7 grid fills the pyramid's view
         self.materials = {c: three.MeshPhongMaterial(color=hexa, shininess=60,
                                                      specular="#444444")
@@ -732,9 +735,13 @@ class GridView:
         self.controls = three.OrbitControls(
             controlling=self.camera, target=_CAMERA_TARGET, enablePan=False,
             minDistance=4, maxDistance=25, maxPolarAngle=math.radians(85))
+        self.playable_group = three.Group(name="playable")
+        self.world.children = (*self.world.children, self.playable_group)
+        self.picker = three.Picker(controlling=self.world, event=pick_event)
+        self.picker.observe(self._on_pick, names="object")
         self.widget = three.Renderer(camera=self.camera, scene=self.scene,
-                                     controls=[self.controls], width=width, height=height,
-                                     antialias=True)
+                                     controls=[self.controls, self.picker], width=width,
+                                     height=height, antialias=True)
         self.update(position)
 
     def cell_xz(self, p: int) -> tuple[float, float]:
@@ -757,6 +764,7 @@ class GridView:
                                                                     else light),
                 position=(x, -BOARD_THICKNESS / 2 - (0.25 if chasm else 0), z),
                 name=f"{'chasm' if chasm else 'cell'} {self.grid.name(p)}"))
+            self._point_of_model[cells[-1].model_id] = p
         frame = three.Mesh(geometry=three.BoxBufferGeometry(
             width=n + 0.3, height=BOARD_THICKNESS, depth=n + 0.3),
             material=three.MeshPhongMaterial(color="#8a6434"),
@@ -786,7 +794,56 @@ class GridView:
                     geometry=self._ball_geometry, material=self.materials[RED],
                     position=(x, _STONE_HEIGHT + _CHARACTER_RADIUS, z),
                     name=f"character {name}"))
+        for mesh in meshes:
+            self._point_of_model[mesh.model_id] = self.grid.parse_point(mesh.name.split()[-1])
         self.piece_group.children = tuple(meshes)
+        return self
+
+    # -- what the play widget asks, as PyramidView answers it -----------------------
+    def on_click(self, callback, remove: bool = False) -> "GridView":
+        """Call ``callback(cell)`` when a cell or a piece is picked (double click)."""
+        if remove:
+            self._click_callbacks = [c for c in self._click_callbacks if c != callback]
+        else:
+            self._click_callbacks.append(callback)
+        return self
+
+    def _on_pick(self, change) -> None:
+        obj = change["new"]
+        p = None if obj is None else self._point_of_model.get(obj.model_id)
+        if p is None:
+            return
+        self.picker.object = None
+        for callback in list(self._click_callbacks):
+            callback(p)
+
+    def show_playable(self, mask: int | bool = True) -> "GridView":
+        """Small markers on the cells given by a mask (True: none is implied on a grid)."""
+        mask = 0 if mask is True or not mask else mask
+        markers = []
+        for p in range(self.grid.num_points):
+            if mask >> p & 1 and not self.position.occupied >> p & 1:
+                x, z = self.cell_xz(p)
+                marker = three.Mesh(geometry=three.SphereBufferGeometry(radius=0.14),
+                                    material=three.MeshPhongMaterial(
+                                        color=MARKS["playable"].colour, transparent=True,
+                                        opacity=0.7),
+                                    position=(x, 0.1, z), name=f"playable {self.grid.name(p)}")
+                self._point_of_model[marker.model_id] = p
+                markers.append(marker)
+        self.playable_group.children = tuple(markers)
+        return self
+
+    def clear_marks(self, points=None) -> "GridView":
+        if points is None:
+            self._marks.clear()
+        else:
+            for p in map(self.grid.as_point, _as_points(points)):
+                self._marks.pop(p, None)
+        return self.mark([], "+")
+
+    def clear_paths(self) -> "GridView":
+        self.path_group.children = ()
         return self
 
     def _top(self, p: int) -> tuple[float, float, float]:
