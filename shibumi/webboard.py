@@ -46,6 +46,9 @@ MAX_BOARDS = 100
 OPENING_HINT = ("Click a marked point to play there (a ball, to move or remove it); "
                 "drag to turn the pyramid.")
 
+#: The same on a board of squares (a grid).
+GRID_HINT = "Click a piece, then where it goes (or a marked cell); drag to turn the board."
+
 _tables: dict[str, Table] = {}
 
 
@@ -119,7 +122,7 @@ def _open(args: dict) -> dict:
     table = Table(game, seats=args.get("seats"), ai=args.get("strength", "medium"),
                   seed=seed if isinstance(seed, int) else None, record=args.get("record"))
     if not table.covered and not table.ai_due:
-        table.message = OPENING_HINT
+        table.message = OPENING_HINT if game.board.kind == "pyramid" else GRID_HINT
     _tables[key] = table
     return {"view": _view(key, table), "geometry": geometry(game), "games": games()}
 

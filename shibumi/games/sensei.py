@@ -248,6 +248,8 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
   centre (c3 e3 d4 c5 e5), the same for both players under every symmetry. In
   Arashi-Expert, chasms count as stones of the wall (the text), not as stones to
   be in contact with ("contact is stones face to face").
+- The mode is the players' choice; Arashi is the default here (the re-edition
+  describes it first), Shizukana is the earlier edition's game.
 - Which player starts is not said: White (rank 1) moves first, as in the other
   games of this book.
 - An endless game is possible (stones can shuffle forever): after turn_limit turns
