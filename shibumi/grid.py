@@ -30,6 +30,7 @@ import functools
 import re
 
 from .errors import NotationError, require_text, shown
+from .geometry import transform_mask
 from .notation import CHOOSE, MOVE, PASS, PLACE, REMOVE, SLIDE, Move
 
 __all__ = ["Grid", "grid", "GridPosition", "ORTHOGONAL", "DIAGONAL", "ALL_DIRECTIONS",
@@ -138,13 +139,7 @@ class Grid:
                                 f"like 'c4', not {p!r}")
         return p
 
-    def transform_mask(self, mask: int, perm: tuple[int, ...]) -> int:
-        out = 0
-        while mask:
-            low = mask & -mask
-            out |= 1 << perm[low.bit_length() - 1]
-            mask ^= low
-        return out
+    transform_mask = staticmethod(transform_mask)
 
     # -- moves -------------------------------------------------------------
     def move_text(self, move: Move) -> str:

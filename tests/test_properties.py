@@ -34,7 +34,7 @@ def test_symmetries_commute_with_move_generation(name, seed, steps):
     game = load(name)
     state = random_state(game, seed, steps)
     moves = set(game.legal_moves(state)) if not game.is_terminal(state) else set()
-    for index, perm in enumerate(SYMMETRIES):
+    for index, perm in enumerate(game.board.symmetries):     # the pyramid's or a grid's
         image_pos = state.position.transform(perm)
         assert image_pos.playable() == transform_mask(state.position.playable(), perm)
         if index not in game.symmetries:

@@ -28,6 +28,15 @@ def scene(w):
 
 def assert_scene_matches(w):
     pos = w.match.state.position
+    if w.game.board.kind == "grid":          # a grid's view: one mesh a piece and character
+        board = w.game.board
+        shown = sorted(m.name for m in w.view.piece_group.children)
+        wanted = sorted([f"{p['kind']} {board.name(p['point'])}" for p in board.pieces(pos)
+                         if p["kind"] in ("stone", "pawn")]
+                        + [f"character {board.name(p['point'])}" for p in board.pieces(pos)
+                           if p.get("character")])
+        assert shown == wanted
+        return
     for p in POINTS:
         mesh = w.view.ball_mesh(p)
         colour = pos.colour_at(p)

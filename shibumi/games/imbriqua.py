@@ -267,6 +267,9 @@ class Imbriqua(Game):
         summary="Frame empty cells between your pawns on an 8x8 grid; a deck of eleven "
                 "action cards moves and captures.",
         complexity=3, aliases=("imbriqua",), chance=True, hidden_information=True,
+        # a true bound: 8 opening pawns, 44 turn pawns, 8 more from card 11, one first
+        # action on each of the other 40 turns, at most 60 further jumps (each takes
+        # one of the 60 pawns ever placed) and 40 passes ending chains
         max_length=200)
     parameters = {"opening": 4}
     board = BOARD
@@ -317,7 +320,11 @@ pawns stand on the two cells next to it on that line. A cell counts once for eac
 line along which you frame it (up to four). The player framing more wins; if both
 frame as many, the player with more pawns on the board wins; otherwise it is a draw.
 
-Variant (the opening parameter): four opening pawns each instead of four in all."""
+Variant (the opening parameter): four opening pawns each instead of four in all.
+
+Notation: Light's pawns are written W and Dark's B (Wd4 places a light pawn on d4);
+c3-e5 moves or jumps the pawn on c3 to e5; xd4 removes the pawn on d4; pass stops a
+chain of jumps."""
     notes = """\
 - The source is the designer's web page (quoludis.fr), with a sheet of tiles to cut out;
   do not confuse it with the designer's sister game Imbriquation (nine tiles, five
