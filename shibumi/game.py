@@ -70,6 +70,9 @@ class GameInfo:
     boards: int = 1
     cooperative: bool = False
     """All players win together or lose together (Sprout): there is no draw."""
+    hidden_from_all: bool = False
+    """What is hidden is hidden from every player alike (a shuffled deck): the
+    players see the same things, so nothing is covered between them."""
     max_length: int = 30
     """Most actions a game can last (the conformance test holds games to it)."""
 

@@ -293,7 +293,8 @@ class Table:
         """Is the board hidden until the next human shows it (pass the device)?"""
         info = self.game.info
         humans = sum(s == HUMAN for s in self.seats)
-        if humans < 2 or not (info.hidden_information or info.simultaneous):
+        private = info.hidden_information and not info.hidden_from_all
+        if humans < 2 or not (private or info.simultaneous):
             return False
         viewer = self.viewer
         return viewer is not None and viewer != self._shown_to

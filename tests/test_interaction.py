@@ -239,3 +239,13 @@ def test_the_strongest_ai_plays_a_solved_game_perfectly_and_keeps_its_tree():
     search.click(search.view()["playable"][0])
     search.ai_step()
     assert search._players[0] is player and player.root.visits > 300    # the tree went on
+
+
+def test_a_secret_kept_from_every_player_needs_no_cover():
+    """Imbriqua's deck order is hidden from both players alike: two humans at one
+    screen see the same things, so the board is never covered between them."""
+    table = Table("imbriqua", seats="human", seed=1)
+    for _ in range(6):
+        assert not table.covered and table.view()["cover"] is None
+        table.choose(0)
+    assert Table("spanic", seats="human", seed=1).covered        # a private hand: covered

@@ -37,6 +37,8 @@ _SOLVED_COLOURS = {"solved": "#1f618d", "not solved": "#bdc3c7"}
 #: A few words on each option of a game, for the card's "For programmers" box
 #: (the rules notes explain them to players without the engine's names).
 OPTION_WORDS: dict[str, dict[str, str]] = {
+    "imbriqua": {"opening": "pawns placed in all before the first card, in turn: 4 (two "
+                            "each, the reading chosen) or 8 (four each)"},
     "sensei": {"mode": "'arashi': a stone slides any distance; 'shizukana': one cell",
                "start": "'standard'; 'variant': the stones of files b and f start on the "
                         "far rank; 'expert': the Arashi-Expert board with five chasms",

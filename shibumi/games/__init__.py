@@ -34,7 +34,7 @@ CATALOGUE = (
     # Annexe 2 of the French edition
     "sphlag", "spack", "spillway", "sp_dansers", "sp_kapow", "sp_fireball",
     # Companion games: not played on the pyramid (a board type of their own)
-    "sensei",
+    "sensei", "imbriqua",
 )
 
 for _name in CATALOGUE:

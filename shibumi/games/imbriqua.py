@@ -267,6 +267,7 @@ class Imbriqua(Game):
         summary="Frame empty cells between your pawns on an 8x8 grid; a deck of eleven "
                 "action cards moves and captures.",
         complexity=3, aliases=("imbriqua",), chance=True, hidden_information=True,
+        hidden_from_all=True,
         # a true bound: 8 opening pawns, 44 turn pawns, 8 more from card 11, one first
         # action on each of the other 40 turns, at most 60 further jumps (each takes
         # one of the 60 pawns ever placed) and 40 passes ending chains

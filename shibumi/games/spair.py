@@ -227,7 +227,7 @@ A, won by the second player) is lost; the chapter and the tests rebuild one.
             board = state.boards[on]
             balls = "; ".join(f"{COLOUR_NAMES[c]} {_names(board.mask(c))}"
                               for c in COLOURS if board.mask(c)) or "empty"
-            shown_ = " (shown)" if board is state.position else ""
+            shown_ = " (in play)" if state.result is None and on == state.on else ""
             lines.append(f"Set {SET_NAMES[on]}{shown_}, a line here wins for {owner}: {balls}.")
         return lines
 

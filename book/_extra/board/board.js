@@ -1116,7 +1116,13 @@ export class Board {
       });
       svg.append(make("rect", { x: -half, y: -half, width: 2 * half, height: 2 * half,
         rx: 0.15, fill: WOOD }));
-      // lowest balls first, so the balls above cover them as seen from above
+      // the holes of the board, then the balls, lowest first, so the balls above
+      // cover them as seen from above
+      g.points.forEach((p, i) => {
+        if (this.level0 && this.level0[i]) {
+          svg.append(make("circle", { cx: p.x, cy: p.z, r: g.hole_radius, fill: HOLE }));
+        }
+      });
       const balls = (board.balls || []).map((b) => ({ b, i: this._index(b.point) }))
         .filter(({ i }) => i !== null && g.points[i])
         .sort((a, c) => g.points[a.i].y - g.points[c.i].y);
