@@ -110,6 +110,21 @@ def check_terminal_play(name, seed=0, **params):
     assert not any(line.startswith("Not played") for line in out)
 
 
+def moves_reached_by_clicks(table) -> set:
+    """Every move a human can play now with one click on a point (undone at once),
+    or by picking from the list a click narrows to (the list is then reset)."""
+    reached = set()
+    for point in sorted({m.point for m in table.match.legal_moves() if m.point is not None}):
+        played = table.click(point)
+        if played is not None:
+            reached.add(played)
+            table.undo()
+        else:
+            reached |= set(table.options())
+            table.show_all()
+    return reached
+
+
 def check_playouts(name, games=300, **params):
     """The game's own playout loop gives finished games like the generic loop's."""
     game = load(name, **params)
