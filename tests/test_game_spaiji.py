@@ -196,3 +196,7 @@ def test_perft_matches_a_hand_count_and_an_independent_brute_force():
     assert [perft(game, d) for d in range(1, 6)] == PERFT
     assert PERFT[:3] == [16 * 2, 48 * 2, 96 * 28]
     assert [_brute({}, d) for d in range(1, 5)] == PERFT[:4]
+
+
+def test_fast_playouts_agree_when_hidden_balls_count():
+    check_playouts("spaiji", games=100, count_hidden=True)

@@ -281,3 +281,7 @@ def test_balls_hidden_under_level_two_are_left_out_of_the_tie_break():
         assert sum(group_sizes(position, colour)) == (mine & ~hidden).bit_count()
     buried = (position.white | position.black) & hidden
     assert buried                                  # so some balls count for nobody
+
+
+def test_fast_playouts_agree_when_ties_are_draws():
+    check_playouts("spice", games=100, tiebreak="draw")

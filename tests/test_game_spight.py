@@ -363,3 +363,8 @@ def test_a_move_that_leaves_nobody_a_move_draws_at_once_as_text_does():
     assert state.result.reason == "neither player can move" and state.last.kind != "pass"
     again = game.parse_state(game.state_text(state))
     assert again.result == state.result and perft(game, 1, again) == 0
+
+
+@pytest.mark.parametrize("params", [{"visible": False}, {"move_limit": 30}])
+def test_fast_playouts_agree_with_the_rules_for_every_option(params):
+    check_playouts("spight", games=100, **params)

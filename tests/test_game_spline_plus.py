@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import shibumi.games.spline_plus  # noqa: F401  (registers the game)
+from conformance import check_playouts
 from conftest import random_position
 from shibumi import IllegalMoveError, Move, NotationError, load, parse_point
 from shibumi.analysis import perft
@@ -377,3 +378,8 @@ def test_fast_playouts_handle_the_cap_like_the_generic_loop():
         assert 5 <= len(ends) <= 45                   # Black finds c1>e5.2 one time in 14
         assert all(max(s.position.count(WHITE), s.position.count(BLACK)) <= 16 for s in runs)
     assert abs(sum(s.ply for s in fast) - sum(s.ply for s in slow)) / 300 < 2
+
+
+@pytest.mark.parametrize("rule", ["ko", "none"])
+def test_fast_playouts_play_the_rules_games_under_every_cycle_rule(rule):
+    check_playouts("spline+", games=100, cycle=rule)

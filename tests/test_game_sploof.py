@@ -337,3 +337,7 @@ def test_independent_line_test_agrees_on_random_positions():
 def test_conformance():
     check_random_games("sploof", seeds=range(10), overpass_cuts=False)
     check_playouts("sploof", games=600)
+
+
+def test_fast_playouts_agree_without_overpass_cuts():
+    check_playouts("sploof", games=100, overpass_cuts=False)

@@ -7,10 +7,13 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import NUM_POINTS, TOUCHING_MASK, points_of
+from ..geometry import NUM_POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_bits, sole_winner
+from .sploof import hidden_of
+from .spight import group_mask
+from .spline_plus import nth_point
 
 FULL = (1 << NUM_POINTS) - 1
 OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -24,13 +27,48 @@ def partners(occupied: int, p: int) -> int:
     return playable_bits(occupied | 1 << p) & TOUCHING_MASK[p]
 
 
+#: For each point, the points resting on it with their platforms.
+_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
+
+
+def raised(occupied: int, p: int) -> int:
+    """The points a ball put at ``p`` makes playable: those whose platform it completes."""
+    occupied |= 1 << p
+    out = 0
+    for q, platform in _ABOVE[p]:
+        if occupied & platform == platform:
+            out |= 1 << q
+    return out
+
+
 def openings(occupied: int) -> int:
-    """Playable points where a first ball leaves room for a touching second."""
+    """Playable points where a first ball leaves room for a touching second.
+
+    Once a ball is at p the playable points are the others and those it
+    raises, and every point it raises rests on it, so touches it: p is an
+    opening when another playable point touches it or it raises one.
+    """
+    playable = playable_bits(occupied)
     found = 0
-    for p in points_of(playable_bits(occupied)):
-        if partners(occupied, p):
-            found |= 1 << p
+    left = playable
+    while left:
+        bit = left & -left
+        left ^= bit
+        p = bit.bit_length() - 1
+        if playable & TOUCHING_MASK[p] or raised(occupied, p):
+            found |= bit
     return found
+
+
+def largest_size(mine: int, occupied: int, visible: bool) -> int:
+    """The size of the largest group of ``mine`` (0 when it has no counted ball)."""
+    hidden = hidden_of(occupied) if visible else 0
+    left, best = mine & ~hidden, 0
+    while left.bit_count() > best:
+        group = group_mask((left & -left).bit_length() - 1, mine, occupied, visible, hidden)
+        best = max(best, group.bit_count())
+        left &= ~group
+    return best
 
 
 @dataclass(frozen=True)
@@ -145,7 +183,9 @@ contact, seen or not.
         return position.largest_groups(colour, not self.params["count_hidden"])
 
     def score(self, position: Position, reason: str) -> Outcome:
-        best = [self.largest_groups(position, c)[0] for c in (WHITE, BLACK)]
+        visible = not self.params["count_hidden"]
+        best = [largest_size(m, position.occupied, visible)
+                for m in (position.white, position.black)]
         winner = 0 if best[0] > best[1] else 1
         if best[0] != best[1]:
             how = f"{self.player_name(winner)} has the larger group, {best[0]}-{best[1]}"
@@ -153,6 +193,39 @@ contact, seen or not.
             how = f"the largest groups tie at {best[0]}, which goes to Black"
         return Outcome((winner,), f"{reason}; {how}",
                        (float(best[0]), float(best[1])), ((winner,), (1 - winner,)))
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the first ball among the openings
+        (white ones, then black), the second among its partners, one draw each;
+        :meth:`settle` words the end once it is reached."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, first, last = state.position, state.to_move, state.first, state.last
+        masks = [0, position.white, position.black]
+        occ = position.occupied
+        playable = playable_bits(occ)
+        while True:
+            if first is None:
+                spots = openings(occ)
+                n = spots.bit_count()
+                i = int(rnd() * 2 * n)
+                colour, first = (WHITE, nth_point(spots, i)) if i < n \
+                    else (BLACK, nth_point(spots, i - n))
+                masks[colour] |= 1 << first
+                playable = playable & ~(1 << first) | raised(occ, first)
+                occ |= 1 << first
+            colour = BLACK if masks[WHITE] >> first & 1 else WHITE
+            seconds = playable & TOUCHING_MASK[first]
+            second = nth_point(seconds, int(rnd() * seconds.bit_count()))
+            masks[colour] |= 1 << second
+            playable = playable & ~(1 << second) | raised(occ, second)
+            occ |= 1 << second
+            last, first, mover = PLACE_MOVES[colour][second], None, 1 - mover
+            if occ == FULL or not openings(occ):
+                break
+        final = PairState(Position.from_masks(masks[WHITE], masks[BLACK]), mover, None, last)
+        return self.settle(final)
 
     def winning_points(self, state) -> int:
         """The winner's largest group, when it is larger (a tie goes to Black by rule: 0)."""

@@ -14,6 +14,9 @@ from ..registry import register
 from ..game import read_fields, write_fields
 from ..position import INTERIOR_REDS
 from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points, sole_winner
+from .sploof import hidden_of, remove_ball, unpinned
+from .spight import group_mask
+from .spline_plus import playable_cached, nth_point
 
 PLAYER_COLOURS = (WHITE, BLACK)
 FULL = (1 << NUM_POINTS) - 1
@@ -21,7 +24,14 @@ FULL = (1 << NUM_POINTS) - 1
 
 def group_sizes(position: Position, colour: int) -> list[int]:
     """Sizes of the visible groups of a colour, largest first."""
-    return sorted((g.bit_count() for g in position.groups(colour)), reverse=True)
+    occupied, mine = position.occupied, position.mask(colour)
+    hidden = hidden_of(occupied)
+    left, sizes = mine & ~hidden, []
+    while left:
+        group = group_mask((left & -left).bit_length() - 1, mine, occupied, True, hidden)
+        sizes.append(group.bit_count())
+        left &= ~group
+    return sorted(sizes, reverse=True)
 
 
 def apex_off(position: Position) -> Position:
@@ -33,7 +43,20 @@ def apex_off(position: Position) -> Position:
 
 def largest_group(position: Position) -> int:
     """The largest white or black group (red balls are neutral and never count)."""
-    return max([0] + [g.bit_count() for c in PLAYER_COLOURS for g in position.groups(c)])
+    return largest_of(position.white, position.black, position.occupied)
+
+
+def largest_of(white: int, black: int, occupied: int) -> int:
+    """:func:`largest_group` on masks: the largest visible white or black group."""
+    hidden = hidden_of(occupied)
+    best = 0
+    for colour in (white, black):
+        left = colour & ~hidden
+        while left.bit_count() > best:
+            group = group_mask((left & -left).bit_length() - 1, colour, occupied, True, hidden)
+            best = max(best, group.bit_count())
+            left &= ~group
+    return best
 
 
 @dataclass(frozen=True)
@@ -136,7 +159,8 @@ size matches the game is drawn.
         if state.placed:
             moves.append(PASS_MOVE)
         elif state.may_remove:
-            moves.extend(REMOVE_MOVES[p] for p in points_of(position.movable()))
+            occupied = position.occupied
+            moves.extend(REMOVE_MOVES[p] for p in points_of(unpinned(occupied, occupied)))
         return moves
 
     def apply(self, state, move: Move):
@@ -160,6 +184,51 @@ size matches the game is drawn.
         largest = largest_group(position)
         return SpiceState(position, 1 - state.to_move, None, move, ply,
                           largest, 0, largest > state.record)
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the same moves in the same order
+        (placements by point, then the pass or the removals) and the same draws."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]
+        mover, ply, record = state.to_move, state.ply, state.record
+        placed, may_remove, move = state.placed, state.may_remove, state.last
+        while True:
+            occ = masks[0] | masks[1] | masks[2]
+            places = playable_cached(occ)
+            n = places.bit_count()
+            if placed:
+                extra = 1
+            elif may_remove:
+                movable = unpinned(occ, occ)
+                extra = movable.bit_count()
+            else:
+                extra = 0
+            k = int(rnd() * (n + extra))
+            ply += 1
+            if k < n:
+                p = nth_point(places, k)
+                masks[mover] |= 1 << p
+                move = PLACE_MOVES[PLAYER_COLOURS[mover]][p]
+                if occ | 1 << p == FULL:
+                    position = Position.from_masks(*masks)
+                    return SpiceState(position, 1 - mover, self.score(position), move, ply,
+                                      record, 0, False)
+                if not placed and ply != 1:
+                    placed, may_remove = 1, False
+                    continue
+            elif placed:
+                move = PASS_MOVE
+            else:
+                p = nth_point(movable, k - n)
+                masks[:] = remove_ball(p, *masks)
+                move = REMOVE_MOVES[p]
+                may_remove = False
+                continue
+            largest = largest_of(masks[0], masks[1], masks[0] | masks[1] | masks[2])
+            mover, placed, may_remove, record = 1 - mover, 0, largest > record, largest
 
     def score(self, position: Position) -> Outcome:
         """The outcome of a complete pyramid: apex off, then compare groups."""

@@ -7,12 +7,14 @@ from dataclasses import dataclass
 
 from ..errors import UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points_of
+from ..geometry import CONTACTS, COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points_of
 from ..notation import PASS_MOVE, Move
-from ..position import BLACK, CHECKERBOARD, WHITE, Position, group_of, top_of_column
+from ..position import BLACK, CHECKERBOARD, WHITE, Position
 from ..registry import register
 from ..game import read_fields, write_fields
-from .placement import playable_bits, sole_winner
+from .placement import sole_winner
+from .sploof import hidden_of
+from .spline_plus import lift_ball, nth_point, playable_cached, position_of
 
 PLAYER_COLOURS = (WHITE, BLACK)
 
@@ -46,7 +48,94 @@ def _knight_jumps() -> tuple[tuple[int, ...], ...]:
 KNIGHT_STEPS = _knight_steps()
 KNIGHT_JUMPS = _knight_jumps()
 _TARGETS = tuple(KNIGHT_STEPS[p] + KNIGHT_JUMPS[p] for p in POINTS)
-_MOVES = tuple(tuple(Move.relocate(p, q) for q in _TARGETS[p]) for p in POINTS)
+#: The targets of each point as a mask (the tuples above are in point order).
+_TARGET_MASK = tuple(sum(1 << q for q in _TARGETS[p]) for p in POINTS)
+#: _MOVE[p][q]: the move p>q (None where q is no knight target of p).
+_MOVE = tuple(tuple(Move.relocate(p, q) if q in _TARGETS[p] else None for q in POINTS)
+              for p in POINTS)
+
+
+def knight_options(mine: int, theirs: int) -> list[tuple[int, int]]:
+    """``(source, targets)`` for each ball of ``mine`` with a move, sources in
+    point order, targets as a mask (``legal_moves`` lists them in that order).
+
+    A pinned ball stays; the rest leave their column's top point empty, and a
+    target must be playable then.  A free ball changes no platform a knight
+    target rests on (targets never rest on their source), so the position's
+    playable points serve for it.
+    """
+    occ = mine | theirs
+    playable = playable_cached(occ)
+    found = []
+    m = mine
+    while m:
+        low = m & -m
+        m ^= low
+        p = low.bit_length() - 1
+        above = occ & SUPPORTED_MASK[p]
+        if not above:
+            targets = playable & _TARGET_MASK[p]
+        elif above & (above - 1):
+            continue                     # pinned: two or more balls rest on it
+        else:
+            top = above.bit_length() - 1
+            above = occ & SUPPORTED_MASK[top]
+            while above:                 # the column's top is left empty
+                top = above.bit_length() - 1
+                above = occ & SUPPORTED_MASK[top]
+            targets = playable_cached(occ & ~(1 << top)) & _TARGET_MASK[p]
+        if targets:
+            found.append((p, targets))
+    return found
+
+
+#: For each point, the mask of its contacts without an overpass, and the
+#: (neighbour, overpass) pairs of the others; and all its contacts as a mask.
+_PLAIN = tuple(sum(1 << (b if a == p else a) for a, b, over in CONTACTS
+                   if p in (a, b) and not over) for p in POINTS)
+_OVERS = tuple(tuple((b if a == p else a, over) for a, b, over in CONTACTS
+                     if p in (a, b) and over) for p in POINTS)
+_CONTACT_MASK = tuple(sum(1 << (b if a == p else a) for a, b, _ in CONTACTS if p in (a, b))
+                      for p in POINTS)
+
+
+def group_mask(p: int, colour: int, occupied: int, visible: bool = True,
+               hidden: int | None = None) -> int:
+    """:func:`shibumi.position.group_of` on precomputed contact masks.
+
+    Seen from above (``visible``) a hidden ball joins nothing and a contact
+    under two touching balls of the level above is cut.  ``hidden`` may pass
+    the hidden mask in when the caller has it.
+    """
+    if not visible:
+        hidden = 0
+    elif hidden is None:
+        hidden = hidden_of(occupied)
+    group = frontier = 1 << p
+    if hidden & group:
+        return group
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        q = low.bit_length() - 1
+        if visible:
+            near = _PLAIN[q]
+            for r, over in _OVERS[q]:
+                if occupied & over != over:
+                    near |= 1 << r
+            near &= ~hidden
+        else:
+            near = _CONTACT_MASK[q]
+        new = near & colour & ~group
+        group |= new
+        frontier |= new
+    return group
+
+
+def united(mine: int, occupied: int, visible: bool) -> bool:
+    """Whether the balls of ``mine`` (at least one) form a single group."""
+    return bool(mine) and group_mask((mine & -mine).bit_length() - 1, mine, occupied,
+                                     visible) == mine
 
 #: The board full in a checkerboard, white on a1, nothing above.
 START = CHECKERBOARD
@@ -153,16 +242,12 @@ a draw.
 
     # -- moves ---------------------------------------------------------------
     def _moves(self, position: Position, player: int) -> list[Move]:
-        occ = position.occupied
+        mine, theirs = (position.white, position.black) if player == 0 \
+            else (position.black, position.white)
         found = []
-        for p in points_of(position.mask(PLAYER_COLOURS[player])):
-            above = occ & SUPPORTED_MASK[p]
-            if above & (above - 1):          # pinned: two or more balls rest on it
-                continue
-            free = playable_bits(occ & ~(1 << top_of_column(p, occ)))
-            for q, move in zip(_TARGETS[p], _MOVES[p]):
-                if free >> q & 1:
-                    found.append(move)
+        for p, targets in knight_options(mine, theirs):
+            row = _MOVE[p]
+            found += [row[q] for q in points_of(targets)]
         return found
 
     def legal_moves(self, state, player=None):
@@ -173,11 +258,7 @@ a draw.
     def gathered(self, position: Position, player: int) -> int:
         """All the player's balls when they form one group, else 0."""
         mine = position.mask(PLAYER_COLOURS[player])
-        if not mine:
-            return 0
-        low = (mine & -mine).bit_length() - 1
-        return mine if group_of(low, mine, position.occupied, self.params["visible"]) == mine \
-            else 0
+        return mine if united(mine, position.occupied, self.params["visible"]) else 0
 
     def united(self, position: Position, player: int) -> bool:
         """True when all the player's balls form one group."""
@@ -196,8 +277,11 @@ a draw.
             if not self._moves(position, 1 - mover):
                 result = Outcome((), "neither player can move")
         else:
-            lifted, _ = position.remove(move.point)
-            position = lifted.place(move.target, PLAYER_COLOURS[mover])
+            mine, theirs = (position.white, position.black) if mover == 0 \
+                else (position.black, position.white)
+            own, other, _ = lift_ball(move.point, mine, theirs, position.occupied)
+            own |= 1 << move.target
+            position = position_of(own, other) if mover == 0 else position_of(other, own)
             result = self._judge(position, mover)
             # Nobody can move: drawn at once, as the same position read from text is
             # (no pass first: a pass could change nothing).
@@ -209,11 +293,66 @@ a draw.
         return SpightState(position, 1 - mover, result, move, ply)
 
     def _judge(self, position: Position, mover: int) -> Outcome | None:
+        visible = self.params["visible"]
         for player in (mover, 1 - mover):
-            if self.united(position, player):
-                return Outcome((player,), f"{self.player_name(player)} gathered all "
-                                          "their balls into one group")
+            mine = position.white if player == 0 else position.black
+            if united(mine, position.occupied, visible):
+                return self._gathered(player)
         return None
+
+    def _gathered(self, player: int) -> Outcome:
+        return Outcome((player,), f"{self.player_name(player)} gathered all "
+                                  "their balls into one group")
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the same moves in the same
+        order (by source, then target), the same draws (a pass takes one too)."""
+        if state.result is not None:
+            return state
+        rnd, visible = rng.random, self.params["visible"]
+        limit = self.params["move_limit"]
+        white, black = state.position.white, state.position.black
+        mover, ply, move = state.to_move, state.ply, state.last
+        mine, theirs = (white, black) if mover == 0 else (black, white)
+        options = knight_options(mine, theirs)
+        while True:
+            mine, theirs = (white, black) if mover == 0 else (black, white)
+            total = 0
+            for _, targets in options:
+                total += targets.bit_count()
+            k = int(rnd() * (total or 1))
+            ply += 1
+            result = None
+            if not total:
+                move = PASS_MOVE
+                options = knight_options(theirs, mine)
+                if not options:
+                    result = Outcome((), "neither player can move")
+            else:
+                for p, targets in options:
+                    n = targets.bit_count()
+                    if k < n:
+                        break
+                    k -= n
+                q = nth_point(targets, k)
+                move = _MOVE[p][q]
+                own, theirs, _ = lift_ball(p, mine, theirs, mine | theirs)
+                mine = own | 1 << q
+                occ = mine | theirs
+                if united(mine, occ, visible):
+                    result = self._gathered(mover)
+                elif united(theirs, occ, visible):
+                    result = self._gathered(1 - mover)
+                white, black = (mine, theirs) if mover == 0 else (theirs, mine)
+                options = knight_options(theirs, mine)
+                if result is None and not options and not knight_options(mine, theirs):
+                    result = Outcome((), "neither player can move")
+            if result is None and ply >= limit:
+                result = Outcome((), f"{ply} actions without a winner")
+            if result is not None:
+                break
+            mover = 1 - mover
+        return SpightState(position_of(white, black), 1 - mover, result, move, ply)
 
     # -- text ----------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -9,15 +9,19 @@ from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import APEX, NUM_POINTS, SUPPORT_MASK
 from ..notation import PASS, PASS_MOVE, PLACE, Move, point_name
-from ..position import BLACK, COLOUR_NAMES, RED, WHITE
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points, sole_winner
+from .spline_plus import playable_cached, nth_point
 
 #: The 14 small pyramids of five points: an upper point and the square it rests on.
 #: Every 2x2 square of any level is the base of exactly one of them.
 PYRAMIDS: tuple[int, ...] = tuple(SUPPORT_MASK[q] | 1 << q for q in range(16, NUM_POINTS))
 OWN = (WHITE, BLACK)
 VARIANTS = ("book", "update")
+#: The small pyramids through each point.
+PYRAMIDS_THROUGH: tuple[tuple[int, ...], ...] = tuple(
+    tuple(pyr for pyr in PYRAMIDS if pyr >> p & 1) for p in range(NUM_POINTS))
 
 
 def blocked(colour_mask: int) -> int:
@@ -185,6 +189,60 @@ puts a ball of their own colour on the apex wins.
         elif not anything_placeable(position):
             result = Outcome((mover,), f"{self.player_name(mover)} placed the last ball")
             to_move, red_placed = 1 - mover, False
+        return SpireState(position, to_move, result, move, red_placed, ply)
+
+    def random_playout(self, state: SpireState, rng) -> SpireState:
+        """The generic loop's games on raw masks: the same moves in the same order
+        (own colour, then red, by point; a pass when none) and the same draws.
+        Each colour's closed points only grow, so they are kept up to date by
+        looking at the pyramids through each new ball."""
+        if state.result is not None:
+            return state
+        rnd, update = rng.random, self.update
+        pos = state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        closed = [0] + [blocked(m) for m in masks[1:]]
+        mover, red_placed, ply, move = state.to_move, state.red_placed, state.ply, state.last
+        while True:
+            occ = masks[1] | masks[2] | masks[3]
+            playable = playable_cached(occ)
+            own = OWN[mover]
+            mine = playable & ~closed[own]
+            reds = 0 if red_placed else playable & ~closed[RED]
+            n_mine = mine.bit_count()
+            n = n_mine + reds.bit_count()
+            ply += 1
+            if not n:
+                int(rnd())                    # the pass is drawn like any choice
+                move, mover, red_placed = PASS_MOVE, 1 - mover, False
+                continue
+            k = int(rnd() * n)
+            colour, p = (own, nth_point(mine, k)) if k < n_mine \
+                else (RED, nth_point(reds, k - n_mine))
+            mask = masks[colour] = masks[colour] | 1 << p
+            for pyramid in PYRAMIDS_THROUGH[p]:
+                if (mask & pyramid).bit_count() >= 2:
+                    closed[colour] |= pyramid
+            move = PLACE_MOVES[colour][p]
+            red_placed = colour == RED
+            to_move = mover if red_placed else 1 - mover
+            playable = playable_cached(occ | 1 << p)
+            if update:
+                if colour == own and p == APEX:
+                    result = Outcome((mover,), f"{self.player_name(mover)} put their "
+                                     "colour on the apex")
+                    break
+                if not playable & ~closed[OWN[to_move]] \
+                        and (red_placed or not playable & ~closed[RED]):
+                    result = self._stuck(to_move)
+                    break
+            elif not (playable & ~closed[WHITE] or playable & ~closed[BLACK]
+                      or playable & ~closed[RED]):
+                result = Outcome((mover,), f"{self.player_name(mover)} placed the last ball")
+                to_move, red_placed = 1 - mover, False
+                break
+            mover = to_move
+        position = Position.from_masks(masks[1], masks[2], masks[3])
         return SpireState(position, to_move, result, move, red_placed, ply)
 
     def _stuck(self, player: int) -> Outcome:

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, UnknownGameError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State, replace
-from ..geometry import LINE_MASKS, LINES_THROUGH, SUPPORTED_MASK, points_of
-from ..mechanics import KO, NONE, SUPERKO, relocate, relocations, repeats
+from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS, SUPPORTED_MASK, points_of
+from ..mechanics import KO, NONE, SUPERKO
 from ..notation import PLACE, Move
-from ..position import BLACK, WHITE, Position, playable_mask
+from ..position import BLACK, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, sole_winner, uniform_index
+from .placement import PLACE_MOVES, sole_winner
 
 COLOURS = (WHITE, BLACK)
 #: Balls of each colour in a set: a player with this many in play can only move.
@@ -43,15 +43,164 @@ def longest_lines(mine: int) -> int:
     return out
 
 
+def playable_of(occupied: int) -> int:
+    """``playable_mask`` on shifted masks (no loop over the points).
+
+    Board point (x, y) is bit x + 4y, level-1 point (x, y) bit 16 + x + 3y,
+    level 2 bit 25 + x + 2y, the apex bit 29: a raised point is supported
+    when the four points under it, one step apart in x and in y, are full.
+    """
+    b = occupied & 0xFFFF
+    q = b & b >> 1 & b >> 4 & b >> 5
+    up = (q & 7 | (q >> 1) & 0x38 | (q >> 2) & 0x1C0) << 16
+    m = occupied >> 16 & 0x1FF
+    q = m & m >> 1 & m >> 3 & m >> 4
+    up |= (q & 3 | (q >> 1) & 0xC) << 25
+    if occupied >> 25 & 0xF == 0xF:
+        up |= 1 << 29
+    return (~occupied & 0xFFFF) | up & ~occupied
+
+
 _PLAYABLE: dict[int, int] = {}
 
 
-def _playable(occupied: int) -> int:
-    """playable_mask, memoised (few occupancies are stable)."""
+def playable_cached(occupied: int) -> int:
+    """playable_of, memoised (the openings' occupancies come back often)."""
     mask = _PLAYABLE.get(occupied)
     if mask is None:
-        mask = _PLAYABLE[occupied] = playable_mask(occupied)
+        if len(_PLAYABLE) > 200_000:        # bounded memory
+            _PLAYABLE.clear()
+        mask = _PLAYABLE[occupied] = playable_of(occupied)
     return mask
+
+
+def nth_point(mask: int, k: int) -> int:
+    """The k-th point (from 0, in point order) of a mask."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+#: RELOCATE_MOVES[source][target], interned once (None where source == target).
+RELOCATE_MOVES = tuple(tuple(Move.relocate(s, t) if s != t else None for t in range(NUM_POINTS))
+                       for s in range(NUM_POINTS))
+
+
+def position_of(white: int, black: int) -> Position:
+    """A Position from masks the rules produced (skips from_masks' checks)."""
+    pos = Position.__new__(Position)
+    pos._set(white, black, 0)
+    return pos
+
+
+def lift_ball(source: int, mine: int, theirs: int, occ: int):
+    """Lift the ball at ``source`` (not pinned): the column above drops.
+
+    Returns ``(own, other, fell)``: both colours' masks without the lifted
+    ball, and the points resting on a ball that fell (a landing there is
+    barred).  The same steps as :meth:`Position.remove`, on masks.
+    """
+    own, other, gap, fell = mine & ~(1 << source), theirs, source, 0
+    above = SUPPORTED_MASK[source] & occ
+    while above:
+        q = above.bit_length() - 1
+        if own >> q & 1:
+            own = own & ~(1 << q) | 1 << gap
+        else:
+            other = other & ~(1 << q) | 1 << gap
+        fell |= SUPPORTED_MASK[gap]
+        gap = q
+        above = SUPPORTED_MASK[gap] & (own | other)
+    return own, other, fell
+
+
+def _relocation_options(mine: int, theirs: int, playable: int) -> list:
+    """``(source, own, other, targets)`` for each ball of ``mine`` that can move,
+    sources in point order, targets as a mask (the order of ``legal_moves``).
+
+    ``playable`` is the playable mask of the position.  A free ball (nothing
+    on it) leaves the playable points as they were, less those it supported;
+    a ball carrying one ball lets the column drop (see :func:`lift_ball`); a ball
+    carrying more is pinned.  No target rebuilds the position: a free ball may
+    not go back where it was, and after a drop the vacated top rests on a
+    ball that fell.
+    """
+    occ = mine | theirs
+    options = []
+    m = mine
+    while m:
+        low = m & -m
+        m ^= low
+        source = low.bit_length() - 1
+        sup = SUPPORTED_MASK[source]
+        above = sup & occ
+        if not above:
+            targets = playable & ~sup
+            if targets:
+                options.append((source, mine ^ low, theirs, targets))
+        elif not above & (above - 1):
+            own, other, fell = lift_ball(source, mine, theirs, occ)
+            targets = playable_cached(own | other) & ~fell
+            if targets:
+                options.append((source, own, other, targets))
+    return options
+
+
+def _strike_repeats(options: list, banned: dict) -> list:
+    """The options without targets that rebuild a barred position.
+
+    ``banned`` maps an opponent mask to the mover's masks barred with it: a
+    target t is barred when ``own | 1 << t`` is one of them.
+    """
+    out = []
+    for source, own, other, targets in options:
+        for barred in banned.get(other, ()):
+            extra = barred ^ own
+            if not extra & own and not extra & (extra - 1):
+                targets &= ~extra
+        if targets:
+            out.append((source, own, other, targets))
+    return out
+
+
+def _bars(seen) -> tuple[dict, dict]:
+    """The positions in ``seen`` ((white, black) pairs) as each player would
+    rebuild them, as :func:`_strike_repeats` reads them: for White, black
+    mask -> white masks; for Black, white mask -> black masks."""
+    bars: tuple[dict, dict] = ({}, {})
+    for w, b in seen:
+        _bar(bars, w, b)
+    return bars
+
+
+def _bar(bars: tuple[dict, dict], white: int, black: int) -> None:
+    """Add a position to :func:`_bars`."""
+    bars[0].setdefault(black, []).append(white)
+    bars[1].setdefault(white, []).append(black)
+
+
+def _banned(rule: str, seen, mover: int) -> dict:
+    """The positions the cycle rule bars for the mover (see :func:`_bars`).
+
+    The current position is never rebuilt by a relocation, so superko
+    needs only the earlier ones, and ko the one the mover left last time.
+    """
+    if rule == KO:
+        seen = seen[-1:]
+    elif rule != SUPERKO:
+        return {}
+    return _bars(seen)[mover]
+
+
+def _line_through(mask: int, points: int) -> bool:
+    """Whether ``mask`` holds a full line through one of ``points``."""
+    while points:
+        low = points & -points
+        points ^= low
+        for line in LINES_THROUGH[low.bit_length() - 1]:
+            if mask & line == line:
+                return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -189,34 +338,49 @@ loses.
         return replace(turned, seen=tuple(p.transform(perm) for p in state.seen))
 
     # -- moves -------------------------------------------------------------
+    def _options(self, state: State) -> tuple[int, list]:
+        """The placements (a mask) and relocations (see :func:`_relocation_options`)
+        open to the player to move, barred repeats struck out."""
+        pos, mover = state.position, state.to_move
+        mine, theirs = (pos.white, pos.black) if mover == 0 else (pos.black, pos.white)
+        playable = playable_cached(pos.occupied)
+        options = _relocation_options(mine, theirs, playable)
+        if state.seen:
+            seen = [(p.white, p.black) for p in state.seen]
+            banned = _banned(self.params["cycle"], seen, mover)
+            if banned:
+                options = _strike_repeats(options, banned)
+        places = playable if mine.bit_count() < BALLS else 0
+        return places, options
+
     def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
         if state.result is not None:
             return []
-        colour = COLOURS[state.to_move]
-        position = state.position
-        if position.mask(colour).bit_count() < BALLS:
-            moves = [PLACE_MOVES[colour][p] for p in playable_points(position.occupied)]
-        else:
-            moves = []
-        rule = self.params["cycle"]
-        history = state.seen + (position,)
-        banned = set(history) if rule == SUPERKO else ()
-        for source, target, new, _ in relocations(position, position.mask(colour)):
-            if new in banned or rule == KO and repeats(KO, new, position, history):
-                continue
-            moves.append(Move.relocate(source, target))
+        places, options = self._options(state)
+        row = PLACE_MOVES[COLOURS[state.to_move]]
+        moves = [row[p] for p in points_of(places)]
+        for source, _, _, targets in options:
+            row = RELOCATE_MOVES[source]
+            moves += [row[t] for t in points_of(targets)]
         return moves
 
     def apply(self, state: State, move: Move) -> State:
         mover = state.to_move
+        pos = state.position
         if move.kind == PLACE:
-            position = state.position.place(move.point, move.colour)
+            position = pos.place(move.point, move.colour)
             result = self._placement_result(position, move.point, mover)
             seen = ()
         else:
-            position, _ = relocate(state.position, move.point, move.target)
-            result = self.result_after(position, mover)
-            seen = () if self.params["cycle"] == NONE else state.seen + (state.position,)
+            mine, theirs = (pos.white, pos.black) if mover == 0 else (pos.black, pos.white)
+            own, other, _ = lift_ball(move.point, mine, theirs, pos.occupied)
+            own |= 1 << move.target
+            position = position_of(own, other) if mover == 0 else position_of(other, own)
+            # Only a point that gained a ball of a colour can complete its line.
+            result = None
+            if _line_through(own, own & ~mine) or _line_through(other, other & ~theirs):
+                result = self.result_after(position, mover)
+            seen = () if self.params["cycle"] == NONE else state.seen + (pos,)
         after = SplinePlusState(position, 1 - mover, result, move, state.ply + 1, seen)
         return self._stuck(after) if result is None else after
 
@@ -232,94 +396,69 @@ loses.
                                       f"in play and no legal move")
 
     def random_playout(self, state: State, rng: random.Random) -> State:
-        """Uniformly random games on raw masks (superko only; else the generic loop).
-
-        Each step draws uniformly among placements and all relocations; a
-        relocation barred by superko is redrawn, which keeps the draw uniform
-        over the legal moves (a placement is always legal, so redraws end).
-        A player at the cap has no placement, so their barred relocations are
-        struck out before the draw, and none left means the game is over.
-        """
-        if state.result is not None or self.params["cycle"] != SUPERKO:
-            return super().random_playout(state, rng)
-        pick = uniform_index(rng)
-        masks = [state.position.white, state.position.black]
+        """The generic loop's games on raw masks: each step lists the same moves
+        in the same order as ``legal_moves`` (placements, then relocations by
+        source and target, barred repeats struck out) and takes the same draw."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        rule = self.params["cycle"]
+        white, black = state.position.white, state.position.black
         mover, ply = state.to_move, state.ply
         history = [(p.white, p.black) for p in state.seen]
-        seen = set(history)
-        seen.add((masks[0], masks[1]))
+        superko = rule == SUPERKO
+        bars = _bars(history)             # kept up to date under superko
         move = state.last
         while True:
-            mine, theirs = masks[mover], masks[1 - mover]
-            occ = mine | theirs
-            capped = mine.bit_count() >= BALLS
-            places = () if capped else playable_points(occ)
-            options = []          # (source, lifted own mask, lifted enemy mask, targets)
-            total = len(places)
-            for source in points_of(mine):
-                above = SUPPORTED_MASK[source] & occ
-                if above & (above - 1):
-                    continue      # pinned
-                own, other, gap, fell = mine & ~(1 << source), theirs, source, 0
-                while above:
-                    q = above.bit_length() - 1
-                    if own >> q & 1:
-                        own = own & ~(1 << q) | 1 << gap
-                    else:
-                        other = other & ~(1 << q) | 1 << gap
-                    fell |= SUPPORTED_MASK[gap]
-                    gap = q
-                    above = SUPPORTED_MASK[gap] & (own | other)
-                targets = _playable(own | other) & ~fell
-                if not fell:
-                    targets &= ~(1 << source)
-                if capped:        # no placement to fall back on: drop banned targets
-                    for target in points_of(targets):
-                        key = (own | 1 << target, other) if mover == 0 \
-                            else (other, own | 1 << target)
-                        if key in seen:
-                            targets &= ~(1 << target)
-                if targets:
-                    options.append((source, own, other, targets))
-                    total += targets.bit_count()
+            mine, theirs = (white, black) if mover == 0 else (black, white)
+            occ = white | black
+            playable = playable_cached(occ)
+            options = _relocation_options(mine, theirs, playable)
+            if history:
+                banned = bars[mover] if superko else _banned(rule, history, mover)
+                if banned:
+                    options = _strike_repeats(options, banned)
+            places = playable if mine.bit_count() < BALLS else 0
+            total = n_places = places.bit_count()
+            for option in options:
+                total += option[3].bit_count()
             if not total:         # at the cap with no legal move
-                position = Position.from_masks(masks[0], masks[1])
-                return SplinePlusState(position, mover, self._stuck_outcome(mover), move, ply,
-                                       tuple(Position.from_masks(w, b) for w, b in history))
-            while True:
-                k = pick(total)
-                if k < len(places):
-                    point = places[k]
-                    mine |= 1 << point
-                    move = PLACE_MOVES[COLOURS[mover]][point]
-                    seen, history = set(), []
-                    break
-                k -= len(places)
-                for source, own, other, targets in options:
-                    n = targets.bit_count()
-                    if k < n:
-                        break
-                    k -= n
-                target = points_of(targets)[k]
-                key = (own | 1 << target, other) if mover == 0 else (other, own | 1 << target)
-                if key not in seen:
-                    history.append((masks[0], masks[1]))
-                    mine, theirs = own | 1 << target, other
-                    move = Move.relocate(source, target)
-                    break
-            masks[mover], masks[1 - mover] = mine, theirs
-            seen.add((masks[0], masks[1]))
+                return SplinePlusState(position_of(white, black), mover,
+                                       self._stuck_outcome(mover), move, ply,
+                                       tuple(position_of(w, b) for w, b in history))
+            k = int(rnd() * total)
             ply += 1
-            if move.kind == PLACE:
-                over = any(mine & line == line for line in LINES_THROUGH[point])
-            else:
-                over = any(m & line == line for line in LINE_MASKS for m in masks)
-            if over:
-                position = Position.from_masks(masks[0], masks[1])
-                return SplinePlusState(position, 1 - mover, self.result_after(position, mover),
-                                       move, ply, tuple(Position.from_masks(w, b)
-                                                        for w, b in history))
+            if k < n_places:
+                point = nth_point(places, k)
+                mine |= 1 << point
+                white, black = (mine, theirs) if mover == 0 else (theirs, mine)
+                move = PLACE_MOVES[COLOURS[mover]][point]
+                if history:
+                    history, bars = [], ({}, {})
+                if _line_through(mine, 1 << point):
+                    break
+                mover = 1 - mover
+                continue
+            k -= n_places
+            for source, own, other, targets in options:
+                n = targets.bit_count()
+                if k < n:
+                    break
+                k -= n
+            target = nth_point(targets, k)
+            if rule != NONE:
+                history.append((white, black))
+                if superko:
+                    _bar(bars, white, black)
+            own |= 1 << target
+            white, black = (own, other) if mover == 0 else (other, own)
+            move = RELOCATE_MOVES[source][target]
+            if _line_through(own, own & ~mine) or _line_through(other, other & ~theirs):
+                break
             mover = 1 - mover
+        position = position_of(white, black)
+        return SplinePlusState(position, 1 - mover, self.result_after(position, mover),
+                               move, ply, tuple(position_of(w, b) for w, b in history))
 
     # -- the end -----------------------------------------------------------
     def _placement_result(self, position, point, mover):

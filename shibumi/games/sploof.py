@@ -10,11 +10,13 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, points_of, touching_runs
+from ..geometry import (CONTACTS, COVER, INTERIOR, NUM_POINTS, SIDE_MASK, SUPPORTED_MASK,
+                        points_of, touching_runs)
 from ..notation import Move
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points, sole_winner
+from .spline_plus import playable_cached, nth_point
 
 _OVERPASS = {(a, b): over for a, b, over in CONTACTS}
 
@@ -71,6 +73,70 @@ class VisibleRuns:
                      overpass_cuts: bool = True) -> bool:
         """Whether a run through `point` is seen (a placement can only make those)."""
         return self._seen(self.through[point], mine, occupied, overpass_cuts)
+
+
+def hidden_of(occupied: int) -> int:
+    """``hidden_mask``: interior balls with a ball two levels above them."""
+    hidden = 0
+    for p, cover in _COVERS:
+        if occupied >> cover & 1 and occupied >> p & 1:
+            hidden |= 1 << p
+    return hidden
+
+
+_COVERS = tuple((p, COVER[p]) for p in INTERIOR)
+
+
+def _run_seen(runs, mine: int, occupied: int, cuts: bool) -> bool:
+    """:meth:`VisibleRuns.seen` over ``runs``, without the generator (the playout's test)."""
+    hidden = -1
+    for mask, overs in runs:
+        if mine & mask == mask:
+            if hidden < 0:
+                hidden = hidden_of(occupied)
+            if hidden & mask:
+                continue
+            if cuts:
+                for o in overs:
+                    if occupied & o == o:
+                        break
+                else:
+                    return True
+            else:
+                return True
+    return False
+
+
+def unpinned(mask: int, occupied: int) -> int:
+    """The balls of ``mask`` with at most one ball resting on them."""
+    out = mask
+    m = mask
+    while m:
+        low = m & -m
+        m ^= low
+        above = SUPPORTED_MASK[low.bit_length() - 1] & occupied
+        if above & (above - 1):
+            out ^= low
+    return out
+
+
+def remove_ball(p: int, white: int, black: int, red: int) -> tuple[int, int, int]:
+    """:meth:`Position.remove` on masks: the ball at ``p`` goes, the column above drops."""
+    masks = [white, black, red]
+    occupied = white | black | red
+    gap = p
+    for c in range(3):
+        if masks[c] >> p & 1:
+            masks[c] ^= 1 << p
+    above = SUPPORTED_MASK[p] & occupied
+    while above:
+        q = above.bit_length() - 1
+        for c in range(3):
+            if masks[c] >> q & 1:
+                masks[c] ^= 1 << q | 1 << gap
+        gap = q
+        above = SUPPORTED_MASK[gap] & occupied
+    return masks[0], masks[1], masks[2]
 
 
 RUNS4 = VisibleRuns(4)
@@ -219,6 +285,51 @@ nowhere to place it) and no red ball can be taken.
             return state
         return SploofState(state.position, state.to_move, result, state.last,
                            state.stock, state.bag)
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the same moves in the same order
+        (placements, then removable reds, by point) and the same draws."""
+        if state.result is not None:
+            return state
+        rnd, cuts = rng.random, self.cuts
+        white, black, red = state.position.white, state.position.black, state.position.red
+        stock, bag, mover = list(state.stock), list(state.bag), state.to_move
+        through, runs = RUNS4.through, RUNS4.runs
+        while True:
+            occ = white | black | red
+            places = playable_cached(occ) if stock[mover] else 0
+            reds = unpinned(red, occ)
+            n_places = places.bit_count()
+            k = int(rnd() * (n_places + reds.bit_count()))
+            if k < n_places:
+                p = nth_point(places, k)
+                stock[mover] -= 1
+                if mover == 0:
+                    white |= 1 << p
+                    lines = (_run_seen(through[p], white, occ | 1 << p, cuts), False)
+                else:
+                    black |= 1 << p
+                    lines = (False, _run_seen(through[p], black, occ | 1 << p, cuts))
+                move = PLACE_MOVES[PLAYER_COLOURS[mover]][p]
+            else:
+                p = nth_point(reds, k - n_places)
+                white, black, red = remove_ball(p, white, black, red)
+                occ = white | black | red
+                bag[2] += 1
+                take = min(2, bag[mover])
+                bag[mover] -= take
+                stock[mover] += take
+                lines = (_run_seen(runs, white, occ, cuts), _run_seen(runs, black, occ, cuts))
+                move = REMOVE_MOVES[p]
+            mover = 1 - mover
+            if lines[0] or lines[1]:
+                break
+            occ = white | black | red
+            if not (stock[mover] and playable_cached(occ)) and not unpinned(red, occ):
+                break                         # the next player is stuck
+        after = SploofState(Position.from_masks(white, black, red), mover, None, move,
+                            tuple(stock), tuple(bag))
+        return self._judge(after, lines, 1 - mover)
 
     def winning_points(self, state) -> int:
         """The winner's lines of four seen from above (0 for a player left stuck)."""

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import POINTS, TOUCHING_MASK
+from ..geometry import TOUCHING_MASK
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points
+from .spline_plus import playable_cached
 
 COLOURS = (WHITE, BLACK, RED)
 #: Largest group allowed: a ball may touch at most one ball of its colour, and
@@ -52,6 +53,31 @@ def largest_group(position: Position) -> int:
         for group in position.groups(colour, visible_only=False):
             best = max(best, group.bit_count())
     return best
+
+
+def _add(masks: list, once: list, closed: list, c: int, p: int) -> None:
+    """Put a ball of colour index ``c`` at ``p``, updating the points the colour
+    touches (``once``) and those closed to it (``closed``, see :func:`fits`)."""
+    touch = TOUCHING_MASK[p]
+    closed[c] |= once[c] & touch          # now touching two balls of the colour
+    once[c] |= touch
+    mate = touch & masks[c]
+    if mate:                              # a pair: nothing more may touch either ball
+        closed[c] |= touch | TOUCHING_MASK[mate.bit_length() - 1]
+    masks[c] |= 1 << p
+
+
+def _nth_option(open_: list, k: int) -> tuple[int, int]:
+    """The k-th (point, colour index) of the open masks, by point, then colour."""
+    left = open_[0] | open_[1] | open_[2]
+    while True:
+        low = left & -left
+        left ^= low
+        for c in range(3):
+            if open_[c] & low:
+                if not k:
+                    return low.bit_length() - 1, c
+                k -= 1
 
 
 @dataclass(frozen=True)
@@ -128,6 +154,38 @@ is the number of balls on the pyramid. What is the best you can do?
     def apply(self, state, move):
         position = state.position.place(move.point, move.colour)
         return self.settle(State(position, 0, None, move))
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the same moves in the same order
+        (by point, then white, black, red) and the same draws.
+
+        Per colour, the points closed to it only grow as balls are added: those
+        touching two of its balls, or one that touches another.  They are kept
+        up to date ball by ball (see :func:`fits`).
+        """
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        masks = [state.position.white, state.position.black, state.position.red]
+        once, closed = [0, 0, 0], [0, 0, 0]
+        for c in range(3):
+            m = masks[c]
+            masks[c] = 0
+            while m:
+                low = m & -m
+                m ^= low
+                _add(masks, once, closed, c, low.bit_length() - 1)
+        move = state.last
+        while True:
+            playable = playable_cached(masks[0] | masks[1] | masks[2])
+            open_ = [playable & ~closed[0], playable & ~closed[1], playable & ~closed[2]]
+            n = open_[0].bit_count() + open_[1].bit_count() + open_[2].bit_count()
+            if not n:
+                break
+            p, c = _nth_option(open_, int(rnd() * n))
+            _add(masks, once, closed, c, p)
+            move = PLACE_MOVES[COLOURS[c]][p]
+        return self.settle(State(Position.from_masks(*masks), 0, None, move))
 
     def finished(self, position: Position) -> bool:
         """Whether no ball of any colour can be added."""
