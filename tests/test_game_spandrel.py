@@ -41,6 +41,10 @@ def test_conformance():
     assert GAME.symmetries == tuple(range(8))
 
 
+def test_fast_playouts_play_the_rules_games_in_the_variant():
+    check_playouts("spandrel", games=100, tiebreak="recent")
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2 ** 32), st.integers(0, 30))
 def test_symmetries_keep_moves_and_results(seed, steps):

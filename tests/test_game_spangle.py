@@ -62,6 +62,13 @@ def test_random_games_and_playouts(players):
     check_playouts("spangle", games=60, players=players)
 
 
+@pytest.mark.parametrize("players", range(4, 11))
+def test_fast_playouts_play_the_rules_games_draw_for_draw(players):
+    """Every table size, one start in five before the deal (the benchmark's
+    start): the same deals, slots, proposals and votes as the generic loop."""
+    check_playouts("spangle", games=100, players=players)
+
+
 @pytest.mark.parametrize("players", [4, 7])
 def test_the_ai_is_honest(players):
     check_honest_ai(game(players), seeds=range(2), iterations=12)

@@ -4,11 +4,12 @@ import random
 
 import pytest
 
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from reference import ABOVE, cells_of
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
+from shibumi.game import Game
 from shibumi.games.spectacular_tumble import START
 from shibumi.geometry import SYMMETRIES
 from shibumi.players import MCTSPlayer
@@ -220,3 +221,13 @@ def test_conformance():
     check_random_games("spectacular tumble", seeds=range(15))
     for seed in range(4):
         check_symmetries(GAME, random_walk(GAME, seed, 6), indices=[0, 2])
+
+
+def test_fast_playouts_play_the_rules_games():
+    check_playouts("spectacular tumble", games=200)
+    # The rare forced passes: from a stuck Red, with and without a pass before.
+    for text in (f"{STUCK} 1", f"{STUCK} 1 stuck", f"{BOARD} 1", f"{BOARD} 2 first=W"):
+        st = GAME.parse_state(text)
+        for seed in range(20):
+            fast = GAME.random_playout(st, random.Random(seed))
+            assert fast == Game.random_playout(GAME, st, random.Random(seed))

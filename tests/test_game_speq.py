@@ -44,6 +44,11 @@ def test_conformance(players):
     assert GAME.info.max_length == 30 and GAME.symmetries == tuple(range(8))
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_fast_playouts_play_the_rules_games_counting_visible_balls(players):
+    check_playouts("speq", games=100, players=players, visible=True)
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2 ** 32), st.integers(0, 30))
 def test_symmetries_keep_moves_and_results(seed, steps):

@@ -5,10 +5,11 @@ import random
 import pytest
 
 from shibumi.games.sphex import chains, unlift  # importing registers the game
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
+from shibumi.game import Game
 from shibumi.geometry import APEX
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, WHITE
@@ -273,6 +274,19 @@ def test_perft_from_random_positions_matches_the_reference(seed, steps):
 
 def test_conformance():
     check_random_games("sphex", seeds=range(30))
+
+
+def test_fast_playouts_play_the_rules_games():
+    check_playouts("sphex", games=200)
+    # From inside the removal phase too, some lifts already played.
+    for s in removal_states(4):
+        for seed in range(12):
+            start, walk = s, random.Random(-seed)
+            for _ in range(seed % 4):
+                if not GAME.is_terminal(start):
+                    start = GAME.random_step(start, walk)
+            fast = GAME.random_playout(start, random.Random(seed))
+            assert fast == Game.random_playout(GAME, start, random.Random(seed))
 
 
 def test_symmetries():

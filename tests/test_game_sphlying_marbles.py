@@ -6,6 +6,7 @@ import pytest
 from conformance import check_playouts, check_symmetries
 from shibumi import CHANCE, IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
+from shibumi.game import Game
 from shibumi.games.sphlying_marbles import DRAWS, MAX_LENGTH, next_deal_point
 from shibumi.geometry import point_at
 from shibumi.notation import parse_point, point_name
@@ -53,7 +54,7 @@ def walk(seed, steps):
 
 
 def test_conformance():
-    check_playouts("sphlying_marbles", games=60)
+    check_playouts("sphlying_marbles", games=200)
     for seed in range(12):
         check_symmetries(GAME, walk(seed, seed % 7))
 
@@ -104,6 +105,14 @@ def test_no_first_capture_means_a_new_pyramid():
     # The same pyramid with a red ball on level 2 is played.
     s = deal(board.replace("RW", "WW", 1) + "WBWBWBWBWBWBR" + "B")
     assert GAME.current_player(s) == 2 and GAME.legal_moves(s)
+
+
+def test_the_fast_playout_deals_again_as_the_rules_do():
+    # Seeds whose first deal leaves the apex colour without a capture.
+    for seed in (102, 170, 207, 279, 309):
+        start = GAME.initial_state()
+        fast = GAME.random_playout(start, random.Random(seed))
+        assert fast == Game.random_playout(GAME, start, random.Random(seed))
 
 
 def test_a_match_deals_again_until_a_first_capture_exists():

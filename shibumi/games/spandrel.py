@@ -24,14 +24,25 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import ALL_MASK, TOUCHING_MASK, points_of
+from ..geometry import (ALL_MASK, CONTACTS, POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK,
+                        points_of)
 from ..notation import parse_point, point_name
-from ..position import BLACK, COLOUR_NAMES, EMPTY, RED, WHITE, Position
+from ..position import BLACK, COLOUR_NAMES, EMPTY, RED, WHITE, Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_bits
 
 #: Balls in a turn: one of each colour.
 CHAIN = 3
+
+#: For each point, the points above it with their platforms: putting a ball on
+#: the point may complete those platforms (the playable mask then grows).
+_ABOVE = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in POINTS)
+#: NEAR[a][b]: where a third ball may go once the first two are on a and b.
+#: If a and b touch, the third ball touches either of them (a chain with a or b
+#: in the middle); if not, it must touch both and be the middle.
+NEAR = tuple(tuple(TOUCHING_MASK[a] | TOUCHING_MASK[b] if TOUCHING_MASK[a] >> b & 1
+                   else TOUCHING_MASK[a] & TOUCHING_MASK[b] for b in POINTS)
+             for a in POINTS)
 
 
 def touches(a: int, b: int) -> bool:
@@ -39,41 +50,67 @@ def touches(a: int, b: int) -> bool:
     return bool(TOUCHING_MASK[a] >> b & 1)
 
 
-def third_spots(occupied: int, a: int, b: int) -> int:
-    """Where the third ball may go once the first two are on a and b (in ``occupied``).
+def after_ball(playable: int, occupied: int, p: int) -> int:
+    """The playable mask once a ball is on p (``occupied`` already holds it):
+    p is gone, and the platforms it completes open the points above."""
+    playable &= ~(1 << p)
+    for bit, platform in _ABOVE[p]:
+        if occupied & platform == platform:
+            playable |= bit
+    return playable
 
-    If a and b touch, the third ball touches either of them (a chain with
-    a or b in the middle); if not, it must touch both and be the middle.
-    """
-    near = TOUCHING_MASK[a] | TOUCHING_MASK[b] if touches(a, b) \
-        else TOUCHING_MASK[a] & TOUCHING_MASK[b]
-    return playable_bits(occupied) & near
+
+def seconds_of(occupied: int, playable: int, a: int, first: bool = False) -> int:
+    """Where the second ball may go with the first on a: playable points that
+    leave a third point finishing the chain.  ``occupied`` and ``playable``
+    include the ball on a.  With ``first`` only whether there is one matters:
+    the lowest such point is returned."""
+    found, near, left = 0, NEAR[a], playable
+    while left:
+        low = left & -left
+        left ^= low
+        b = low.bit_length() - 1
+        # Most second balls leave a third point open without opening anything.
+        if playable & ~low & near[b] or after_ball(playable, occupied | low, b) & near[b]:
+            if first:
+                return low
+            found |= low
+    return found
+
+
+def firsts_of(occupied: int, playable: int) -> int:
+    """Playable points where a first ball can still grow into a whole chain."""
+    found, left = 0, playable
+    while left:
+        low = left & -left
+        left ^= low
+        a = low.bit_length() - 1
+        near = playable & TOUCHING_MASK[a]
+        if near & (near - 1):
+            # Two open points beside a: a chain with a in the middle (placing
+            # balls only ever opens points).
+            found |= low
+            continue
+        occ = occupied | low
+        if seconds_of(occ, after_ball(playable, occ, a), a, True):
+            found |= low
+    return found
+
+
+def third_spots(occupied: int, a: int, b: int) -> int:
+    """Where the third ball may go once the first two are on a and b (in ``occupied``)."""
+    return playable_bits(occupied) & NEAR[a][b]
 
 
 def second_spots(occupied: int, a: int) -> int:
     """Where the second ball may go with the first on a (in ``occupied``):
     playable points that leave a third point finishing the chain."""
-    found = 0
-    for b in points_of(playable_bits(occupied)):
-        if third_spots(occupied | 1 << b, a, b):
-            found |= 1 << b
-    return found
-
-
-_FIRSTS: dict[int, int] = {}
+    return seconds_of(occupied, playable_bits(occupied), a)
 
 
 def first_spots(occupied: int) -> int:
-    """Playable points where a first ball can still grow into a whole chain
-    (memoised: the same occupancies come back again and again)."""
-    found = _FIRSTS.get(occupied)
-    if found is None:
-        found = 0
-        for a in points_of(playable_bits(occupied)):
-            if second_spots(occupied | 1 << a, a):
-                found |= 1 << a
-        _FIRSTS[occupied] = found
-    return found
+    """Playable points where a first ball can still grow into a whole chain."""
+    return firsts_of(occupied, playable_bits(occupied))
 
 
 def spots(occupied: int, placed: tuple[int, ...]) -> int:
@@ -83,6 +120,69 @@ def spots(occupied: int, placed: tuple[int, ...]) -> int:
     if len(placed) == 1:
         return second_spots(occupied, placed[0])
     return third_spots(occupied, placed[0], placed[1])
+
+
+def nth_point(mask: int, i: int) -> int:
+    """The i-th point (from 0, in increasing order) of a mask."""
+    for _ in range(i):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+#: Contacts of each point as (neighbour bit, overpass mask); with no overpass
+#: the contact is always seen.
+_CONTACTS = tuple(tuple((1 << (b if a == p else a), over) for a, b, over in CONTACTS
+                        if p in (a, b)) for p in POINTS)
+
+
+def visible_links(occupied: int) -> tuple[int, tuple[int, ...]]:
+    """The balls seen from above, and for each point the balls it visibly
+    touches (as ``shibumi.position.linked``): a hidden ball touches nothing,
+    and a contact under a crossing pair of balls is cut."""
+    seen = occupied & ~hidden_mask(occupied)
+    links = []
+    for p in POINTS:
+        mask = 0
+        if seen >> p & 1:
+            for bit, over in _CONTACTS[p]:
+                if seen & bit and (not over or occupied & over != over):
+                    mask |= bit
+        links.append(mask)
+    return seen, tuple(links)
+
+
+#: The balls seen and the links of the complete pyramid, where almost every
+#: game ends.
+_FULL_LINKS = visible_links(ALL_MASK)
+
+
+def largest_groups(position: Position) -> list[tuple[int, int]]:
+    """(size, union) of each player's largest visible groups."""
+    occ = position.occupied
+    seen, links = _FULL_LINKS if occ == ALL_MASK else visible_links(occ)
+    return [largest_group(position.mask(c) & seen, links) for c in PLAYER_COLOURS]
+
+
+def largest_group(mine: int, links: tuple[int, ...]) -> tuple[int, int]:
+    """(size, union) of the largest groups of the balls ``mine`` (seen ones
+    only, see :func:`visible_links`), as ``Position.largest_groups``."""
+    best = union = 0
+    left = mine
+    while left:
+        group = frontier = left & -left
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            new = links[low.bit_length() - 1] & mine & ~group
+            group |= new
+            frontier |= new
+        left &= ~group
+        size = group.bit_count()
+        if size > best:
+            best, union = size, group
+        elif size == best:
+            union |= group
+    return best, union
 
 
 @dataclass(frozen=True)
@@ -195,6 +295,45 @@ then Black).
             return ChainState(position, state.to_move, None, move, placed)
         return self.settle(ChainState(position, (state.to_move + 1) % 3, None, move, ()))
 
+    def random_playout(self, state: ChainState, rng) -> ChainState:
+        """The generic loop's games on raw masks: the same spots and colour order as
+        :meth:`legal_moves` (colour by colour, points in order), one draw a ball."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        pos = state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        occ = pos.occupied
+        playable = playable_bits(occ)
+        placed = list(state.placed)
+        left = self.colours_left(state)
+        mover, last = state.to_move, state.last
+        while True:
+            if not placed:
+                where = firsts_of(occ, playable)
+                if not where:
+                    break
+            elif len(placed) == 1:
+                where = seconds_of(occ, playable, placed[0])
+            else:
+                where = playable & NEAR[placed[0]][placed[1]]
+            k = where.bit_count()
+            i = int(rnd() * (len(left) * k))
+            colour = left.pop(i // k)
+            p = nth_point(where, i % k)
+            bit = 1 << p
+            occ |= bit
+            masks[colour] |= bit
+            playable = after_ball(playable, occ, p)
+            last = PLACE_MOVES[colour][p]
+            placed.append(p)
+            if len(placed) == CHAIN:
+                placed, left, mover = [], [WHITE, BLACK, RED], (mover + 1) % 3
+                if occ == ALL_MASK:
+                    break
+        position = Position.from_masks(masks[1], masks[2], masks[3])
+        return self.settle(ChainState(position, mover, None, last, tuple(placed)))
+
     def settle(self, state: ChainState) -> ChainState:
         """Between turns, a full pyramid or a mover with no chain ends the game."""
         if state.placed:
@@ -217,7 +356,7 @@ then Black).
         return -((last_mover - player) % 3)
 
     def score(self, position: Position, reason: str, last_mover: int) -> Outcome:
-        sizes = [position.largest_groups(c)[0] for c in PLAYER_COLOURS]
+        sizes = [size for size, _ in largest_groups(position)]
         key = lambda p: (sizes[p], self.tie_rank(p, last_mover))  # noqa: E731
         order = sorted(range(3), key=key, reverse=True)
         winner = order[0]
@@ -237,7 +376,7 @@ then Black).
         if state.result is None or not state.result.winners:
             return 0
         winner = state.result.winners[0]
-        return state.position.largest_groups(PLAYER_COLOURS[winner])[1]
+        return largest_groups(state.position)[winner][1]
 
     # -- text and symmetry -------------------------------------------------------
     def transform_state(self, state, perm):
@@ -246,9 +385,9 @@ then Black).
 
     def status_lines(self, state) -> list[str]:
         """The largest visible groups, and what the turn in progress still needs."""
+        sizes = largest_groups(state.position)
         lines = ["Largest groups: " + ", ".join(
-            f"{self.player_name(p)} {state.position.largest_groups(PLAYER_COLOURS[p])[0]}"
-            for p in range(3)) + "."]
+            f"{self.player_name(p)} {sizes[p][0]}" for p in range(3)) + "."]
         if state.result is None:
             left = " and ".join(COLOUR_NAMES[c] for c in self.colours_left(state))
             if state.placed:

@@ -39,8 +39,9 @@ from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError, shown
 from ..game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State, read_fields
-from ..geometry import BOARD_MASK, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, points_of
-from ..notation import CHOOSE, PASS, PASS_MOVE, PLACE, Move, transform_move
+from ..geometry import (BOARD_MASK, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, SUPPORTED,
+                        points_of)
+from ..notation import CHOOSE, PASS_MOVE, PLACE, Move, transform_move
 from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_bits
@@ -51,6 +52,8 @@ COLOURS = (WHITE, BLACK, RED)
 #: The orders a player's three face-down balls can be dealt in (slot 1 first).
 PERMUTATIONS = tuple(itertools.permutations(COLOURS))
 DEALS = tuple(Move.choose(value=k) for k in range(len(PERMUTATIONS)))
+#: The running sums ``Game.sample_chance`` compares its draw with, as it adds them.
+_DEAL_EDGES = tuple(itertools.accumulate([1 / len(DEALS)] * len(DEALS)))
 #: A player's choice of a slot, and so of the colour face down in it.
 SLOTS = tuple(Move.choose(value=k) for k in (1, 2, 3))
 #: The votes: let the proposal through, or oppose it (raise a hand).
@@ -60,7 +63,6 @@ UNSEEN = -1
 ALL_FILLED = (1 << NUM_POINTS) - 1
 #: Orthogonal neighbours of each point on its own level, as a mask.
 FLAT_MASK = tuple(sum(1 << q for q in FLAT_NEIGHBOURS[p]) for p in range(NUM_POINTS))
-UPPER = tuple(range(16, NUM_POINTS))
 
 
 def first_veto(players: int) -> int:
@@ -72,13 +74,31 @@ def first_veto(players: int) -> int:
     return (players + 1) // 2
 
 
+def _level_shifts(start: int, width: int) -> tuple[int, int, int, int]:
+    """(first point, width, mask of the level, mask of it without its first
+    column) of a level, for :func:`neighbours_of`'s shifts."""
+    level = ((1 << width * width) - 1) << start
+    first_column = sum(1 << start + width * y for y in range(width))
+    return start, width, level, level & ~first_column
+
+
+#: The levels with more than one point: board, level 1, level 2.
+_LEVELS = (_level_shifts(0, 4), _level_shifts(16, 3), _level_shifts(25, 2))
+_BOARD_INNER = _LEVELS[0][3]
+
+
 def neighbours_of(mask: int) -> int:
-    """Points orthogonally next to a ball of ``mask`` on the same level."""
+    """Points orthogonally next to a ball of ``mask`` on the same level.
+
+    Level by level with shifts: one column right (not wrapping into the next
+    row's first column), one left (not out of its own first column), a row
+    up and a row down.
+    """
     near = 0
-    while mask:
-        low = mask & -mask
-        near |= FLAT_MASK[low.bit_length() - 1]
-        mask ^= low
+    for start, width, level, inner in _LEVELS:
+        m = mask & level
+        if m:
+            near |= (m << 1 & inner | (m & inner) >> 1 | m << width | m >> width) & level
     return near
 
 
@@ -100,14 +120,17 @@ def allowed_points(masks, colour: int, playable: int) -> int:
     """
     mine = masks[colour]
     holes = playable & BOARD_MASK
-    near = holes & neighbours_of(mine & BOARD_MASK)
+    m = mine & BOARD_MASK                           # neighbours_of, on the board alone
+    near = holes & (m << 1 & _BOARD_INNER | (m & _BOARD_INNER) >> 1 | m << 4 | m >> 4)
     allowed = near or holes
     upper = playable & ~BOARD_MASK
     if upper:
         allowed |= upper & neighbours_of(mine & ~BOARD_MASK)
-        for q in UPPER:
-            if upper >> q & 1 and (mine & SUPPORT_MASK[q]).bit_count() >= 2:
-                allowed |= 1 << q
+        while upper:
+            low = upper & -upper
+            upper ^= low
+            if (mine & SUPPORT_MASK[low.bit_length() - 1]).bit_count() >= 2:
+                allowed |= low
     return allowed
 
 
@@ -123,6 +146,28 @@ def proposals_allowed(position: Position, spent: int) -> dict[int, int]:
     if not any(found.values()):
         found = {c: playable for c in found}
     return found
+
+
+def _random_proposal(masks, spent: int, playable: int, rnd) -> Move:
+    """One draw over :meth:`Spangle.legal_moves`' proposals (colour by colour,
+    points in order), from colour masks, the spent colours and the playable mask."""
+    found, total = [], 0
+    for c in COLOURS:
+        if not spent >> c & 1:
+            mask = allowed_points(masks, c, playable)
+            found.append((c, mask))
+            total += mask.bit_count()
+    if not total:                                   # the deadlock rule
+        found = [(c, playable) for c, _ in found]
+        total = playable.bit_count() * len(found)
+    k = int(rnd() * total)
+    for c, mask in found:
+        if k < mask.bit_count():
+            for _ in range(k):
+                mask &= mask - 1
+            return PLACE_MOVES[c][(mask & -mask).bit_length() - 1]
+        k -= mask.bit_count()
+    raise AssertionError("no proposal to draw")
 
 
 def bag_counts(position: Position, colours) -> tuple[int, int, int]:
@@ -448,55 +493,64 @@ description of the game and no later ruling.
                        ranking=tuple(g for g in (winners, losers) if g))
 
     def random_playout(self, state: SpangleState, rng: random.Random) -> SpangleState:
-        """Uniformly random actions to the end, on masks: the same distribution of
-        games as the generic loop (each proposal equally likely, each vote a fair
-        coin, each slot and deal uniform)."""
-        if state.result is not None or not state.colours or UNSEEN in state.colours:
+        """The generic loop's games on masks, draw for draw: a deal by
+        ``sample_chance``'s odds, one draw per seat at the slot choice and at a
+        vote (the proposer's ``pass`` included), one per proposal over
+        :meth:`legal_moves`' order."""
+        if state.result is not None or UNSEEN in state.colours or UNSEEN in state.keys:
             return Game.random_playout(self, state, rng)
-        n, voters, rnd = self.num_players, self.voters, rng.random
+        n, rnd = self.num_players, rng.random
+        actions, last, colours = state.actions, state.last, state.colours
+        if not colours:
+            colours = self._random_colours(state.keys, rnd)
+            actions, last = actions + 1, None
         masks = [0, state.position.white, state.position.black, state.position.red]
-        bag = list(bag_counts(state.position, state.colours))
-        spent, veto, to_move = state.spent, state.veto, state.to_move
-        actions, proposal, last = state.actions, state.proposal, state.last
+        bag = list(bag_counts(state.position, colours))
+        spent, veto, to_move, proposal = state.spent, state.veto, state.to_move, state.proposal
         voting = proposal is not None                   # a vote already called
+        occupied = state.position.occupied
+        playable = playable_bits(occupied)
         while True:
             if proposal is None:
-                occupied = masks[1] | masks[2] | masks[3]
                 if occupied == ALL_FILLED:
                     break
-                playable = playable_bits(occupied)
-                found = [(c, allowed_points(masks, c, playable)) for c in COLOURS
-                         if not spent >> c & 1]
-                if not any(mask for _, mask in found):
-                    found = [(c, playable) for c, _ in found]
-                k = int(rnd() * sum(mask.bit_count() for _, mask in found))
-                for c, mask in found:
-                    if k < mask.bit_count():
-                        for _ in range(k):
-                            mask &= mask - 1
-                        proposal = PLACE_MOVES[c][(mask & -mask).bit_length() - 1]
-                        break
-                    k -= mask.bit_count()
+                proposal = _random_proposal(masks, spent, playable, rnd)
                 actions += 1
-                voting = veto <= voters
+                voting = veto <= self.voters
             if voting:
                 actions += 1
                 voting = False
-                if sum(rnd() < 0.5 for _ in range(voters)) >= veto:
+                votes = [rnd() for _ in range(n)]          # oppose: index 1 of (=0, =1)
+                if sum(r >= 0.5 for r in votes) - (votes[to_move] >= 0.5) >= veto:
                     veto += 1
                     to_move = (to_move + 1) % n
                     proposal, last = None, None
                     continue
-            c = proposal.colour
-            masks[c] |= 1 << proposal.point
+            c, p = proposal.colour, proposal.point
+            masks[c] |= 1 << p
+            occupied |= 1 << p
+            playable &= ~(1 << p)
+            for q in SUPPORTED[p]:                          # the platforms it completes
+                if occupied & SUPPORT_MASK[q] == SUPPORT_MASK[q]:
+                    playable |= 1 << q
             bag[c - 1] -= 1
             if not bag[c - 1]:
                 spent |= 1 << c
             to_move = (to_move + 1) % n
             proposal, last = None, proposal
         final = SpangleState(Position.from_masks(masks[1], masks[2], masks[3]), to_move,
-                             None, last, (), state.colours, veto, None, spent, actions)
+                             None, last, (), colours, veto, None, spent, actions)
         return self.settle(final)
+
+    def _random_colours(self, keys: tuple[int, ...], rnd) -> tuple[int, ...]:
+        """The rest of the deals (``sample_chance``'s draw), then everyone's slot
+        (one draw per seat): the secret colours, as the generic loop picks them."""
+        keys = list(keys)
+        while len(keys) < self.num_players:
+            r = rnd()
+            keys.append(next((k for k, edge in enumerate(_DEAL_EDGES) if r < edge),
+                             len(DEALS) - 1))
+        return tuple(PERMUTATIONS[k][int(rnd() * 3)] for k in keys)
 
     def length(self, state: SpangleState) -> int:
         """The players' actions so far (the chance deals of slot orders not counted)."""
@@ -652,7 +706,7 @@ description of the game and no later ruling.
         return " ".join(parts)
 
     def state_from(self, position: Position, to_move: int, extras: str) -> SpangleState:
-        name, n = self.info.name, self.num_players
+        name = self.info.name
         texts, rest = {}, []
         for token in extras.split():
             key, eq, value = token.partition("=")

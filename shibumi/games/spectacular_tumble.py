@@ -24,7 +24,8 @@ from dataclasses import dataclass
 
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import BOARD_MASK, COORDS, LEVEL, SUPPORTED_MASK, point_at, points_of
+from ..geometry import (ALL_MASK, BOARD_MASK, COORDS, SUPPORT_MASK, SUPPORTED_MASK,
+                        point_at, points_of)
 from ..notation import PASS_MOVE, Move
 from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, EMPTY, RED, WHITE, Position
 from ..registry import register
@@ -34,6 +35,8 @@ from .placement import REMOVE_MOVES
 PLAYER_COLOURS = (RED, WHITE)
 #: The game ends when the board holes hold the only balls left.
 END_BALLS = 16
+_UPPER_MASK = ALL_MASK & ~BOARD_MASK
+_BOARD_MASK = BOARD_MASK
 
 #: The start we designed (the rule book's figure is lost): the two black
 #: balls on the central column (the apex and the hidden d4.1), and the
@@ -47,23 +50,106 @@ NEAR: tuple[int, ...] = tuple(
     for lv, x, y in COORDS)
 
 
+def _held_up(occupied: int) -> tuple[int, int, int]:
+    """The balls with at least one, two and three balls resting on them: each
+    ball above the board adds one to its four supports."""
+    once = twice = thrice = 0
+    left = occupied & _UPPER_MASK
+    while left:
+        low = left & -left
+        left ^= low
+        under = SUPPORT_MASK[low.bit_length() - 1]
+        thrice |= twice & under
+        twice |= once & under
+        once |= under
+    return once, twice, thrice
+
+
+def free_balls(occupied: int, candidates: int) -> int:
+    """The balls of ``candidates`` that may be taken: not pinned (at most one
+    ball on them) and, on the board, holding up a ball that will drop into
+    the hole (exactly one)."""
+    once, twice, _ = _held_up(occupied)
+    return (once & _BOARD_MASK | occupied & _UPPER_MASK) & ~twice & candidates
+
+
 def removable(position: Position) -> int:
     """Mask of the balls that may be taken: not black, not pinned, and, on the
     board, holding up a ball that will drop into the hole."""
-    occ, mask = position.occupied, 0
-    for p in points_of(occ & ~position.black):
-        above = (SUPPORTED_MASK[p] & occ).bit_count()
-        if above <= 1 and (above or LEVEL[p]):
-            mask |= 1 << p
-    return mask
+    return free_balls(position.occupied, position.occupied & ~position.black)
+
+
+def take(masks: list[int], occupied: int, p: int) -> int:
+    """Take the ball at p out of ``masks`` (indexed by colour, changed in
+    place): the column resting on it drops a level, as ``Position.remove``.
+    Returns the occupied mask after."""
+    gap = 1 << p
+    colour = 1 if masks[1] & gap else 2 if masks[2] & gap else 3
+    masks[colour] ^= gap
+    above = SUPPORTED_MASK[p] & occupied
+    while above:
+        # A ball that may be taken holds up at most one ball, and so on up.
+        q = above.bit_length() - 1
+        bit = 1 << q
+        colour = 1 if masks[1] & bit else 2 if masks[2] & bit else 3
+        masks[colour] ^= bit | gap
+        gap = bit
+        above = SUPPORTED_MASK[q] & occupied
+    return occupied ^ gap
+
+
+def openings(masks: list[int], colour: int) -> int:
+    """The balls that may open a turn for the player of ``colour``: a ball of
+    their own, or another that lets a ball of their own be taken after it."""
+    occupied = masks[1] | masks[2] | masks[3]
+    once, twice, thrice = _held_up(occupied)
+    upper = occupied & _UPPER_MASK
+    free = (once & _BOARD_MASK | upper) & ~twice & ~masks[BLACK]
+    mine = masks[colour]
+    found = free & mine
+    others = free & ~mine
+    while others:
+        low = others & -others
+        others ^= low
+        # Take the ball as :func:`take` does, following only one's own balls:
+        # each ball of the column drops into the gap below it.
+        gap, after = low, mine
+        above = SUPPORTED_MASK[low.bit_length() - 1] & occupied
+        while above:
+            bit = 1 << above.bit_length() - 1
+            if after & bit:
+                after ^= bit | gap
+            gap = bit
+            above = SUPPORTED_MASK[above.bit_length() - 1] & occupied
+        # The top of the column is left empty (always above the board): its
+        # supports hold one ball fewer, nothing else changes but colours.
+        under = SUPPORT_MASK[gap.bit_length() - 1]
+        once_after = once & ~under | twice & under
+        twice_after = twice & ~under | thrice & under
+        if (once_after & _BOARD_MASK | upper ^ gap) & ~twice_after & after:
+            found |= low
+    return found
+
+
+def nth_point(mask: int, i: int) -> int:
+    """The i-th point (from 0, in increasing order) of a mask."""
+    for _ in range(i):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def near_black(position: Position, colour: int) -> int:
     """Balls of ``colour`` next to a black ball on their level (the scoring balls)."""
+    return _near_black(position.black, position.mask(colour))
+
+
+def _near_black(black: int, mine: int) -> int:
     blacks = 0
-    for b in points_of(position.black):
-        blacks |= NEAR[b]
-    return position.mask(colour) & blacks
+    while black:
+        low = black & -black
+        black ^= low
+        blacks |= NEAR[low.bit_length() - 1]
+    return mine & blacks
 
 
 @dataclass(frozen=True)
@@ -166,28 +252,15 @@ level).
         return state.ply
 
     # -- rules ------------------------------------------------------------------
-    def _openings(self, position: Position, colour: int) -> list[int]:
-        """Balls that may open a turn for the player of ``colour``."""
-        free = removable(position)
-        mine = position.mask(colour)
-        found = []
-        for p in points_of(free):
-            if mine >> p & 1:
-                found.append(p)
-            else:
-                after, _ = position.remove(p)
-                if removable(after) & after.mask(colour):
-                    found.append(p)
-        return found
-
     def legal_moves(self, state, player=None):
         if state.result is not None:
             return []
         position = state.position
         colour = PLAYER_COLOURS[state.to_move]
         if state.first == EMPTY:
-            found = self._openings(position, colour)
-            return [REMOVE_MOVES[p] for p in found] if found else [PASS_MOVE]
+            masks = [0, position.white, position.black, position.red]
+            found = openings(masks, colour)
+            return [REMOVE_MOVES[p] for p in points_of(found)] if found else [PASS_MOVE]
         free = removable(position)
         if state.first != colour:
             return [REMOVE_MOVES[p] for p in points_of(free & position.mask(colour))]
@@ -203,12 +276,68 @@ level).
                     state.position, "neither player can take a ball"))
             return after
         colour = state.position.colour_at(move.point)
-        position, _ = state.position.remove(move.point)
-        if position.occupied.bit_count() == END_BALLS:
+        pos = state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        occupied = take(masks, pos.occupied, move.point)
+        position = Position.from_masks(masks[1], masks[2], masks[3])
+        if occupied.bit_count() == END_BALLS:
             return TumbleState(position, 1 - mover, self.score(position), move, ply)
         if state.first == EMPTY:
             return TumbleState(position, mover, None, move, ply, colour)
         return TumbleState(position, 1 - mover, None, move, ply)
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the same options in
+        :meth:`legal_moves`' order (balls in point order, ``pass`` last), one
+        draw an action, a forced pass included."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        pos = state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        occupied = pos.occupied
+        mover, first, stuck, ply, last = (state.to_move, state.first, state.stuck,
+                                          state.ply, state.last)
+        while True:
+            colour = PLAYER_COLOURS[mover]
+            if first == EMPTY:
+                options, stop = openings(masks, colour), False
+                if not options:                         # a forced pass
+                    rnd()
+                    ply, last = ply + 1, PASS_MOVE
+                    if stuck:
+                        return self._final(masks, 1 - mover, last, ply, EMPTY, True,
+                                           "neither player can take a ball")
+                    mover, stuck = 1 - mover, True
+                    continue
+            else:
+                options = free_balls(occupied, occupied & ~masks[BLACK])
+                if first != colour:
+                    options &= masks[colour]
+                stop = first == colour
+            k = options.bit_count()
+            i = int(rnd() * (k + stop))
+            ply += 1
+            if i == k:                                  # stop after one's own ball
+                mover, first, stuck, last = 1 - mover, EMPTY, False, PASS_MOVE
+                continue
+            p = nth_point(options, i)
+            bit = 1 << p
+            taken = WHITE if masks[WHITE] & bit else RED
+            occupied = take(masks, occupied, p)
+            last = REMOVE_MOVES[p]
+            if occupied.bit_count() == END_BALLS:
+                return self._final(masks, 1 - mover, last, ply, EMPTY, False, None)
+            if first == EMPTY:
+                first, stuck = taken, False
+            else:
+                mover, first = 1 - mover, EMPTY
+
+    def _final(self, masks, to_move, last, ply, first, stuck, why):
+        """The state a playout ends in, scored (``why``: None when 16 balls are left)."""
+        position = Position.from_masks(masks[1], masks[2], masks[3])
+        result = self.score(position) if why is None else self.score(position, why)
+        return TumbleState(position, to_move, result, last, ply, first, stuck)
 
     def scores(self, position: Position) -> tuple[int, int]:
         """Points of Red and White: their balls next to a black ball."""

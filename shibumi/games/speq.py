@@ -23,7 +23,8 @@ import dataclasses
 
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import ALL_MASK, BOARD_MASK, COORDS, NUM_POINTS, point_at, points_of
+from ..geometry import (ALL_MASK, BOARD_MASK, COORDS, NUM_POINTS, SUPPORT_MASK, SUPPORTED,
+                        point_at, points_of)
 from ..notation import point_name
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
@@ -33,6 +34,8 @@ from .spirit import SUPPLY
 COLOURS = (WHITE, BLACK, RED)
 #: WHITE + BLACK + RED: the colour completing a pair of two others is 6 minus both.
 ALL_THREE = WHITE + BLACK + RED
+#: Bit set of the three colours.
+ANY_COLOUR = 1 << WHITE | 1 << BLACK | 1 << RED
 
 
 def _faces(p: int) -> tuple[int, ...]:
@@ -61,21 +64,45 @@ def _colour_of(position: Position, p: int) -> int:
         RED if position.red & bit else 0
 
 
+def face_colours(white: int, black: int, red: int, p: int) -> int:
+    """Bit set (1 << colour) of the colours a ball on p may have by the triangle
+    rule, from the colour masks: every colour on the board; above it, the
+    colour that a face's two differently coloured corners lack."""
+    faces = FACES[p]
+    if not faces:
+        return ANY_COLOUR
+    found = 0
+    for pair in faces:
+        if pair & white:
+            if pair & black:
+                found |= 1 << RED
+            elif pair & red:
+                found |= 1 << BLACK
+        elif pair & black and pair & red:
+            found |= 1 << WHITE
+    return found
+
+
 def allowed_colours(position: Position, p: int) -> int:
     """Bit set (1 << colour) of the colours a ball on p may have, by the triangle rule.
 
     Every colour on the board; above it, the colour that a face's two
     differently coloured corners lack.  Supply aside.
     """
-    if not FACES[p]:
-        return 1 << WHITE | 1 << BLACK | 1 << RED
-    found = 0
-    for pair in FACES[p]:
-        a, b = points_of(pair)
-        ca, cb = _colour_of(position, a), _colour_of(position, b)
-        if ca and cb and ca != cb:
-            found |= 1 << (ALL_THREE - ca - cb)
-    return found
+    return face_colours(position.white, position.black, position.red, p)
+
+
+def supplied(white: int, black: int, red: int) -> int:
+    """Bit set of the colours that still have balls in the box."""
+    return (white.bit_count() < SUPPLY) << WHITE | (black.bit_count() < SUPPLY) << BLACK \
+        | (red.bit_count() < SUPPLY) << RED
+
+
+#: For each point, the points above it with their platforms: a ball on the
+#: point may complete those platforms.
+_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
+#: For each bit set of colours, its colours in order (the order of the moves).
+_COLOURS_IN = tuple(tuple(c for c in COLOURS if bits >> c & 1) for bits in range(16))
 
 
 def tricolour_faces(position: Position, p: int) -> list[int]:
@@ -187,16 +214,14 @@ Variant `speq(visible=True)`: only the balls seen from above are counted.
 
     def supplied(self, position: Position) -> int:
         """Bit set of the colours that still have balls in the box."""
-        return sum(1 << c for c in COLOURS if position.count(c) < SUPPLY)
+        return supplied(position.white, position.black, position.red)
 
     def placements(self, position: Position) -> list[tuple[int, int]]:
         """Every (point, colour) the rules allow."""
-        box = self.supplied(position)
-        out = []
-        for p in points_of(playable_bits(position.occupied)):
-            ok = allowed_colours(position, p) & box
-            out += [(p, c) for c in COLOURS if ok >> c & 1]
-        return out
+        w, b, r = position.white, position.black, position.red
+        box = supplied(w, b, r)
+        return [(p, c) for p in points_of(playable_bits(position.occupied))
+                for c in _COLOURS_IN[face_colours(w, b, r, p) & box]]
 
     def legal_moves(self, state: State, player: int | None = None) -> list:
         if state.result is not None:
@@ -206,6 +231,68 @@ Variant `speq(visible=True)`: only the balls seen from above are counted.
     def apply(self, state: State, move) -> State:
         position = state.position.place(move.point, move.colour)
         return self.settle(State(position, (state.to_move + 1) % self.num_players, None, move))
+
+    def random_playout(self, state: State, rng) -> State:
+        """The generic loop's games on raw masks: the same placements in
+        :meth:`placements`' order (points in order, colours white, black, red),
+        one draw a ball.  A raised point's colours are fixed once it opens (the
+        pile under it is complete), so they are worked out once."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        pos = state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        occupied = pos.occupied
+        box = supplied(pos.white, pos.black, pos.red)
+        playable = playable_bits(occupied)
+        allowed = [0] * NUM_POINTS
+        for p in points_of(playable & ~BOARD_MASK):
+            allowed[p] = face_colours(masks[1], masks[2], masks[3], p)
+        mover, last = state.to_move, state.last
+        while occupied != ALL_MASK:
+            holes = playable & BOARD_MASK
+            colours = _COLOURS_IN[box]
+            on_board = holes.bit_count() * len(colours)
+            raised, total = [], on_board
+            upper = playable & ~BOARD_MASK
+            while upper:
+                low = upper & -upper
+                upper ^= low
+                p = low.bit_length() - 1
+                ok = _COLOURS_IN[allowed[p] & box]
+                if ok:
+                    raised.append((p, ok))
+                    total += len(ok)
+            if not total:
+                return self._final(masks, mover, last, "no empty point takes any colour")
+            i = int(rnd() * total)
+            if i < on_board:
+                p, c = nth_point(holes, i // len(colours)), colours[i % len(colours)]
+            else:
+                i -= on_board
+                for p, ok in raised:
+                    if i < len(ok):
+                        c = ok[i]
+                        break
+                    i -= len(ok)
+            bit = 1 << p
+            occupied |= bit
+            masks[c] |= bit
+            if masks[c].bit_count() == SUPPLY:
+                box &= ~(1 << c)
+            playable &= ~bit
+            for q, platform in _ABOVE[p]:
+                if occupied & platform == platform:
+                    playable |= 1 << q
+                    allowed[q] = face_colours(masks[1], masks[2], masks[3], q)
+            last = PLACE_MOVES[c][p]
+            mover = (mover + 1) % self.num_players
+        return self._final(masks, mover, last, "the pyramid is complete")
+
+    def _final(self, masks, to_move: int, last, reason: str) -> State:
+        """The state a playout ends in, scored."""
+        position = Position.from_masks(masks[1], masks[2], masks[3])
+        return State(position, to_move, most_wins(self, self.counts(position), reason), last)
 
     def settle(self, state: State) -> State:
         position = state.position
@@ -258,6 +345,13 @@ Variant `speq(visible=True)`: only the balls seen from above are counted.
                 raise NotationError(f"Speq position: the ball on {point_name(p)} tops no "
                                     "face of three colours, so it could not have been placed")
         return self.settle(State(position, to_move))
+
+
+def nth_point(mask: int, i: int) -> int:
+    """The i-th point (from 0, in increasing order) of a mask."""
+    for _ in range(i):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 __all__ = ["FACES", "Speq", "allowed_colours", "most_wins", "tricolour_faces"]

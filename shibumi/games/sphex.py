@@ -22,12 +22,11 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import APEX, NUM_POINTS, SIDE_MASK, SUPPORTED
-from ..mechanics import relocations
+from ..geometry import APEX, NUM_POINTS, SIDE_MASK, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK
 from ..notation import PASS_MOVE, Move, parse_point, point_name
-from ..position import BLACK, RED, WHITE, Position, group_of
+from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, sole_winner
+from .placement import PLACE_MOVES, playable_bits, playable_points, sole_winner
 
 PLAYER_COLOURS = (WHITE, BLACK)
 FULL = (1 << NUM_POINTS) - 1
@@ -43,14 +42,34 @@ def spans(group: int) -> bool:
     return any(group & a and group & b for a, b in SIDE_PAIRS)
 
 
+def group_at(mine: int, start: int) -> int:
+    """The balls of ``mine`` joined to those of ``start`` by contacts, seen or
+    hidden (``group_of`` with ``visible_only=False``)."""
+    group = frontier = start
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = TOUCHING_MASK[low.bit_length() - 1] & mine & ~group
+        group |= new
+        frontier |= new
+    return group
+
+
+def has_chain(mine: int) -> bool:
+    """Does a group of ``mine`` join two opposite sides?"""
+    for a, b in SIDE_PAIRS:
+        if mine & a and mine & b and group_at(mine, mine & a) & b:
+            return True
+    return False
+
+
 def chains(position: Position, colour: int) -> int:
     """The union of a colour's groups, by every contact seen or hidden, that
     join two opposite sides (0 when none does)."""
-    mine, occupied, found = position.mask(colour), position.occupied, 0
+    mine, found = position.mask(colour), 0
     left = mine
     while left:
-        p = (left & -left).bit_length() - 1
-        group = group_of(p, mine, occupied, visible_only=False)
+        group = group_at(mine, left & -left)
         if spans(group):
             found |= group
         left &= ~group
@@ -65,6 +84,36 @@ def column_up(p: int) -> list[int]:
     return column
 
 
+#: The 12 balls of a full pyramid that may be lifted (not pinned, not the
+#: apex), in point order, with their columns and the masks of their columns.
+LIFTABLE = tuple(p for p in range(APEX) if len(SUPPORTED[p]) == 1)
+COLUMNS = {p: tuple(column_up(p)) for p in LIFTABLE}
+COLUMN_MASKS = {p: sum(1 << q for q in column) for p, column in COLUMNS.items()}
+LIFT_MOVES = {p: Move.relocate(p, APEX) for p in LIFTABLE}
+
+
+def lift_sources(mine: int) -> list[int]:
+    """The balls of ``mine`` a lift may take in a full pyramid: not the apex,
+    not pinned, and not in a column of one colour (the lift would change
+    nothing)."""
+    return [p for p in LIFTABLE if mine >> p & 1 and COLUMN_MASKS[p] & mine != COLUMN_MASKS[p]]
+
+
+def lift(masks: list[int], p: int) -> None:
+    """Lift the ball at p onto the apex (``masks``, by colour, changed in
+    place): the column on it drops a level, as ``Position.remove`` then
+    ``place``."""
+    column = COLUMNS[p]
+    colours = []
+    for q in column:
+        bit = 1 << q
+        c = WHITE if masks[WHITE] & bit else BLACK if masks[BLACK] & bit else RED
+        colours.append(c)
+        masks[c] ^= bit
+    for q, c in zip(column, colours[1:] + colours[:1]):
+        masks[c] |= 1 << q
+
+
 def unlift(position: Position, source: int) -> Position:
     """The full pyramid before the ball at ``source`` was lifted onto the apex."""
     column = column_up(source)
@@ -75,6 +124,13 @@ def unlift(position: Position, source: int) -> Position:
         masks[old] &= ~(1 << p)
         masks[new] |= 1 << p
     return Position.from_masks(masks[1], masks[2], masks[3])
+
+
+def nth_point(mask: int, i: int) -> int:
+    """The i-th point (from 0, in increasing order) of a mask."""
+    for _ in range(i):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 @dataclass(frozen=True)
@@ -177,9 +233,7 @@ comes back with the same player to move.
     # -- moves -----------------------------------------------------------------
     def lifts(self, position: Position, colour: int) -> list[Move]:
         """Lifts of a colour's unpinned balls onto the apex (a full pyramid)."""
-        sources = position.mask(colour) & ~(1 << APEX)
-        return [Move.relocate(s, t) for s, t, _, _ in
-                relocations(position, sources, forbid_on_dropped=False) if t == APEX]
+        return [LIFT_MOVES[p] for p in lift_sources(position.mask(colour))]
 
     def legal_moves(self, state, player=None):
         if state.result is not None:
@@ -209,9 +263,7 @@ comes back with the same player to move.
             own, red = state.own, True
         else:
             own, red = state.own + 1, state.red
-            group = group_of(move.point, position.mask(move.colour), position.occupied,
-                             visible_only=False)
-            if spans(group):
+            if spans(group_at(position.mask(move.colour), 1 << move.point)):
                 return dataclasses.replace(state, position=position, last=move, ply=ply,
                                            own=own, result=self._win(mover))
         if position.occupied == FULL or (own == self.quota(state) and red):
@@ -230,8 +282,9 @@ comes back with the same player to move.
         mover = state.to_move
         position = state.position
         if move.kind != "pass":
-            position, _ = position.remove(move.point)
-            position = position.place(APEX, state.position.colour_at(move.point))
+            masks = [0, position.white, position.black, position.red]
+            lift(masks, move.point)
+            position = Position.from_masks(masks[1], masks[2], masks[3])
         past, lifts = state.past + (state.position,), state.lifts + (move,)
         result = self.judge(position, mover)
         if result is None and self.repeated(position, past):
@@ -241,9 +294,82 @@ comes back with the same player to move.
     def judge(self, position: Position, mover: int) -> Outcome | None:
         """After a lift: the mover wins with a chain, else the opponent with one."""
         for player in (mover, 1 - mover):
-            if chains(position, PLAYER_COLOURS[player]):
+            if has_chain(position.mask(PLAYER_COLOURS[player])):
                 return self._win(player)
         return None
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the same options in
+        :meth:`legal_moves`' order (own balls, reds, ``pass``; lifts by point),
+        one draw an action."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        pos = state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        mover, own, red, ply, last = state.to_move, state.own, state.red, state.ply, state.last
+        occupied = pos.occupied
+        playable = playable_bits(occupied) if occupied != FULL else 0
+        while occupied != FULL:
+            quota = 1 if mover == 0 and not masks[BLACK] else 2
+            points = playable.bit_count()
+            owns = points if own < quota else 0
+            reds = 0 if red else points
+            i = int(rnd() * (owns + reds + (own == quota)))
+            ply += 1
+            if i >= owns + reds:
+                mover, own, red, last = 1 - mover, 0, False, PASS_MOVE
+                continue
+            colour = PLAYER_COLOURS[mover] if i < owns else RED
+            p = nth_point(playable, i if i < owns else i - owns)
+            bit = 1 << p
+            occupied |= bit
+            masks[colour] |= bit
+            playable &= ~bit
+            for q in SUPPORTED[p]:
+                if occupied & SUPPORT_MASK[q] == SUPPORT_MASK[q]:
+                    playable |= 1 << q
+            last = PLACE_MOVES[colour][p]
+            if colour == RED:
+                red = True
+            else:
+                own += 1
+                if spans(group_at(masks[colour], bit)):
+                    return SphexState(Position.from_masks(masks[1], masks[2], masks[3]),
+                                      mover, self._win(mover), last, own, red, state.past,
+                                      state.lifts, ply)
+            if occupied == FULL or own == quota and red:
+                mover, own, red = 1 - mover, 0, False
+        return self._lift_playout(state, masks, mover, last, ply, rnd)
+
+    def _lift_playout(self, state, masks, mover, last, ply, rnd):
+        """The removal phase of :meth:`random_playout`, from a full pyramid."""
+        past = [(p.white, p.black, p.red) for p in state.past]
+        lifts = list(state.lifts)
+        while True:
+            sources = lift_sources(masks[PLAYER_COLOURS[mover]])
+            i = int(rnd() * (len(sources) or 1))
+            ply += 1
+            past.append((masks[1], masks[2], masks[3]))
+            if sources:
+                lift(masks, sources[i])
+                last = LIFT_MOVES[sources[i]]
+            else:
+                last = PASS_MOVE
+            lifts.append(last)
+            result = None
+            for player in (mover, 1 - mover):
+                if has_chain(masks[PLAYER_COLOURS[player]]):
+                    result = self._win(player)
+                    break
+            now = (masks[1], masks[2], masks[3])
+            if result is None and any(past[j] == now for j in range(len(past) - 2, -1, -2)):
+                result = Outcome((), "the full pyramid came back with the same player to move")
+            mover = 1 - mover
+            if result is not None:
+                return SphexState(Position.from_masks(*now), mover, result, last, 0, False,
+                                  tuple(Position.from_masks(*m) for m in past), tuple(lifts),
+                                  ply)
 
     @staticmethod
     def repeated(position: Position, past: tuple[Position, ...]) -> bool:

@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 from ..errors import NotationError
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields
-from ..geometry import APEX, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK, points_of
+from ..geometry import (ALL_MASK, APEX, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, SUPPORTED,
+                        SUPPORTED_MASK)
 from ..notation import CHOOSE, PASS, PASS_MOVE, Move
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import playable_bits
 
 #: The colour of each player, in turn order: White, then Red, then Black.
 PLAYER_COLOURS = (WHITE, RED, BLACK)
@@ -47,8 +47,65 @@ DRAWS = {c: Move.choose(c) for c in (WHITE, BLACK, RED)}
 MOST_CAPTURES = 3 * PER_COLOUR - 1
 MAX_LENGTH = MOST_CAPTURES + 2 * (MOST_CAPTURES - 1)
 
+#: The order of the chance outcomes of the deal.
+_DEAL_ORDER = (WHITE, RED, BLACK)
 #: For each point, its neighbours on its own level (balls that touch), as a mask.
 _BESIDE = tuple(sum(1 << q for q in FLAT_NEIGHBOURS[p]) for p in range(NUM_POINTS))
+
+
+#: The relocation move of every capture the geometry allows (a ball onto one
+#: it rests on, or onto a neighbour on its level), interned once.
+RELOCATIONS = {(p, q): Move.relocate(p, q) for q in range(NUM_POINTS)
+               for p in SUPPORTED[q] + FLAT_NEIGHBOURS[q]}
+
+
+def capture_pairs(masks, occupied: int, player: int) -> list[tuple[int, int]]:
+    """Every capture open to ``player`` as (capturer, captured) points, in the
+    order of :func:`captures`: by captured ball, then by capturer."""
+    own = masks[PLAYER_COLOURS[player]]
+    prey = masks[PLAYER_COLOURS[(player + 1) % 3]]
+    found = []
+    while prey:
+        low = prey & -prey
+        prey ^= low
+        q = low.bit_length() - 1
+        above = SUPPORTED_MASK[q] & occupied
+        if above:
+            if not above & (above - 1) and own & above:     # one ball on it: ours
+                found.append((above.bit_length() - 1, q))
+            continue
+        beside = _BESIDE[q] & own
+        while beside:
+            bit = beside & -beside
+            beside ^= bit
+            p = bit.bit_length() - 1
+            carried = SUPPORTED_MASK[p] & occupied
+            if not carried & (carried - 1):                  # not pinned
+                found.append((p, q))
+    return found
+
+
+def can_capture(masks, occupied: int, player: int) -> bool:
+    """Whether ``player`` has a capture (:func:`capture_pairs`, stopping at the first)."""
+    own = masks[PLAYER_COLOURS[player]]
+    prey = masks[PLAYER_COLOURS[(player + 1) % 3]]
+    while prey:
+        low = prey & -prey
+        prey ^= low
+        q = low.bit_length() - 1
+        above = SUPPORTED_MASK[q] & occupied
+        if above:
+            if not above & (above - 1) and own & above:
+                return True
+            continue
+        beside = _BESIDE[q] & own
+        while beside:
+            bit = beside & -beside
+            beside ^= bit
+            carried = SUPPORTED_MASK[bit.bit_length() - 1] & occupied
+            if not carried & (carried - 1):
+                return True
+    return False
 
 
 def captures(masks, player: int) -> list[Move]:
@@ -67,21 +124,40 @@ def captures(masks, player: int) -> list[Move]:
     >>> captures((0, pos.white, pos.black, pos.red), 0)
     [Move('a1>c1')]
     """
-    own = masks[PLAYER_COLOURS[player]]
-    prey = masks[PLAYER_COLOURS[(player + 1) % 3]]
     occupied = masks[WHITE] | masks[BLACK] | masks[RED]
-    found = []
-    for q in points_of(prey):
+    return [RELOCATIONS[pair] for pair in capture_pairs(masks, occupied, player)]
+
+
+def take(masks: list[int], occupied: int, p: int) -> int:
+    """Take the ball at p out of ``masks`` (by colour, changed in place): the
+    column resting on it drops a level, as ``Position.remove``.  Returns the
+    occupied mask after."""
+    gap = 1 << p
+    colour = WHITE if masks[WHITE] & gap else BLACK if masks[BLACK] & gap else RED
+    masks[colour] ^= gap
+    above = SUPPORTED_MASK[p] & occupied
+    while above:
+        # A ball that is not pinned carries at most one ball, and so on up.
+        q = above.bit_length() - 1
+        bit = 1 << q
+        colour = WHITE if masks[WHITE] & bit else BLACK if masks[BLACK] & bit else RED
+        masks[colour] ^= bit | gap
+        gap = bit
         above = SUPPORTED_MASK[q] & occupied
-        if above:
-            if not above & (above - 1) and own & above:     # one ball on it: ours
-                found.append(Move.relocate(above.bit_length() - 1, q))
-            continue
-        for p in points_of(_BESIDE[q] & own):
-            carried = SUPPORTED_MASK[p] & occupied
-            if not carried & (carried - 1):                  # not pinned
-                found.append(Move.relocate(p, q))
-    return found
+    return occupied ^ gap
+
+
+def capture_masks(masks: list[int], occupied: int, source: int, target: int) -> int:
+    """Play a capture on ``masks`` (changed in place), as :func:`capture`;
+    returns the occupied mask after."""
+    occupied = take(masks, occupied, target)
+    if SUPPORT_MASK[source] >> target & 1:
+        return occupied
+    bit = 1 << source
+    colour = WHITE if masks[WHITE] & bit else BLACK if masks[BLACK] & bit else RED
+    occupied = take(masks, occupied, source)
+    masks[colour] |= 1 << target
+    return occupied | 1 << target
 
 
 def capture(position: Position, move: Move) -> Position:
@@ -91,18 +167,22 @@ def capture(position: Position, move: Move) -> Position:
     column above it drop by one point; beside, the captured ball goes, then
     the capturer is lifted (whatever it carried drops) and put in its place.
     """
-    source, target = move.point, move.target
-    without, _ = position.remove(target)
-    if SUPPORT_MASK[source] >> target & 1:
-        return without
-    lifted, _ = without.remove(source)
-    return lifted.place(target, position.colour_at(source))
+    masks = [0, position.white, position.black, position.red]
+    capture_masks(masks, position.occupied, move.point, move.target)
+    return Position.from_masks(masks[WHITE], masks[BLACK], masks[RED])
 
 
 def next_deal_point(occupied: int) -> int:
-    """Where the next ball of the deal goes: the lowest playable point."""
-    playable = playable_bits(occupied)
-    return (playable & -playable).bit_length() - 1
+    """Where the next ball of the deal goes: the lowest playable point (the
+    lowest empty point resting on four balls)."""
+    empty = ~occupied & ALL_MASK
+    while empty:
+        low = empty & -empty
+        empty ^= low
+        p = low.bit_length() - 1
+        if occupied & SUPPORT_MASK[p] == SUPPORT_MASK[p]:
+            return p
+    return -1
 
 
 @dataclass(frozen=True)
@@ -270,9 +350,69 @@ Sphlying Marbles, to start with "Sp" like the other games of the system.
         """Finish a game in which nobody can capture."""
         if state.result is not None or not state.playing:
             return state
-        if any(self.captures(state.position, p) for p in range(3)):
+        pos = state.position
+        masks = (0, pos.white, pos.black, pos.red)
+        if any(can_capture(masks, pos.occupied, p) for p in range(3)):
             return state
         return dataclasses.replace(state, result=self._final(state.position))
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: the deal drawn as
+        ``sample_chance`` draws it, then the captures in :func:`captures`' order
+        (a forced pass drawn too), one draw an action."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        pos = state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        mover, actions, last = state.to_move, state.actions, state.last
+        occupied = pos.occupied
+        if not state.playing:
+            mover, last = self._deal(masks, rnd)
+            occupied = ALL_MASK
+        options = capture_pairs(masks, occupied, mover)
+        while True:
+            i = int(rnd() * (len(options) or 1))
+            actions += 1
+            if options:
+                p, q = options[i]
+                occupied = capture_masks(masks, occupied, p, q)
+                last = RELOCATIONS[p, q]
+            else:
+                last = PASS_MOVE
+            mover = (mover + 1) % 3
+            options = capture_pairs(masks, occupied, mover)
+            if not options and not can_capture(masks, occupied, (mover + 1) % 3) \
+                    and not can_capture(masks, occupied, (mover + 2) % 3):
+                break
+        position = Position.from_masks(masks[WHITE], masks[BLACK], masks[RED])
+        return SphlyingState(position, mover, self._final(position), last, True, actions)
+
+    def _deal(self, masks: list[int], rnd) -> tuple[int, Move]:
+        """Finish the deal on ``masks`` (changed in place), dealing again while
+        the apex colour has no capture, as :meth:`chance_outcomes` and
+        ``sample_chance`` draw it.  Returns the first player and the last draw."""
+        while True:
+            occupied = masks[WHITE] | masks[BLACK] | masks[RED]
+            left = [PER_COLOUR - masks[c].bit_count() for c in _DEAL_ORDER]
+            while occupied != ALL_MASK:
+                total = left[0] + left[1] + left[2]
+                r, acc = rnd(), 0.0
+                for k in range(3):
+                    if left[k]:
+                        acc += left[k] / total
+                        pick = k
+                        if r < acc:
+                            break
+                colour = _DEAL_ORDER[pick]
+                left[pick] -= 1
+                bit = 1 << next_deal_point(occupied)
+                masks[colour] |= bit
+                occupied |= bit
+            first = PLAYER_COLOURS.index(colour)         # the last ball is the apex
+            if can_capture(masks, ALL_MASK, first):
+                return first, DRAWS[colour]
+            masks[WHITE] = masks[BLACK] = masks[RED] = 0  # build a new pyramid
 
     def _final(self, position: Position) -> Outcome:
         counts = [position.count(c) for c in PLAYER_COLOURS]
