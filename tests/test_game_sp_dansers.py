@@ -10,8 +10,12 @@ from conformance import (check_playouts, check_random_games,
                          check_symmetries, random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
-from shibumi.games.sp_dansers import connection
+from shibumi.game import Game
+from shibumi.games.sp_dansers import connection, is_linked, pair_starts, raised
+from shibumi.games.spaiji import openings, partners
+from shibumi.geometry import TOUCHING_MASK
 from shibumi.notation import parse_point
+from shibumi.position import Position, playable_mask
 from reference import ALL as _ALL, below as _below, cells_of, open_points as _open, \
     touch as _touch
 
@@ -25,6 +29,63 @@ def state(text, to_move=1, extras=""):
 def test_conformance():
     check_random_games("sp-dansers", seeds=range(30))
     check_playouts("sp-dansers", games=300)
+
+
+def test_the_mask_helpers_agree_with_the_shared_turn_and_the_goal():
+    """The fast path's openings, raised points and cheap link test give what
+    Spaiji's turn and connection() give, at every state of random games."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = GAME.initial_state()
+        while not GAME.is_terminal(s):
+            occ = s.position.occupied
+            play = playable_mask(occ)
+            if s.first is None:
+                assert pair_starts(occ, play) == openings(occ)
+            for p in range(30):
+                if play >> p & 1:
+                    assert play & ~(1 << p) | raised(occ, p) == playable_mask(occ | 1 << p)
+                    assert (play & ~(1 << p) | raised(occ, p)) & TOUCHING_MASK[p] \
+                        == partners(occ, p)
+            for player in (0, 1):
+                assert is_linked(s.position, player) == bool(connection(s.position, player))
+            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))
+        for player in (0, 1):             # the end, where the links are
+            assert is_linked(s.position, player) == bool(connection(s.position, player))
+
+
+def test_the_link_on_masks_agrees_with_connection_on_crowded_boards():
+    """Random stable positions, full and nearly full, where many chains touch both
+    sides and overpasses cut many contacts."""
+    rng = random.Random(7)
+    for _ in range(400):
+        white = black = occ = 0
+        for _ in range(rng.randrange(16, 31)):
+            spots = [p for p in range(30) if playable_mask(occ) >> p & 1]
+            p = rng.choice(spots)
+            occ |= 1 << p
+            if rng.random() < 0.5:
+                white |= 1 << p
+            else:
+                black |= 1 << p
+        pos = Position.from_masks(white, black)
+        for player in (0, 1):
+            assert is_linked(pos, player) == bool(connection(pos, player))
+
+
+def test_the_fast_playout_agrees_from_the_middle_of_a_turn():
+    """check_playouts starts between turns (after an even number of actions); a
+    playout may also start with the first ball of a turn down."""
+    for seed in range(150):
+        start = GAME.initial_state()
+        walk = random.Random(-seed)
+        for _ in range(seed % 9 * 2 + 1):
+            if GAME.is_terminal(start):
+                break
+            start = GAME.random_step(start, walk)
+        fast = GAME.random_playout(start, random.Random(seed))
+        slow = Game.random_playout(GAME, start, random.Random(seed))
+        assert fast == slow, seed
 
 
 def test_a_turn_is_a_white_and_a_black_ball_that_touch():

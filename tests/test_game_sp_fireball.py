@@ -1,5 +1,7 @@
 """SP-Fireball pinned down: two touching balls a turn, one touching an own ball,
 the burning red, the end when no turn is left, and the count from the apex down."""
+import random
+
 import pytest
 
 from shibumi.games.sp_fireball import START, pairs  # importing registers the game
@@ -7,6 +9,7 @@ from conformance import (check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
+from shibumi.game import Game
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, WHITE, Position
 from reference import cells_of, open_points, touch
@@ -71,6 +74,21 @@ def ref_perft(board, mover, hot, first, depth):
 def test_declaration_and_random_games():
     assert load("fireball").info is GAME.info
     check_random_games("sp-fireball", seeds=range(15))
+
+
+def test_the_fast_playout_agrees_from_the_middle_of_a_turn():
+    """check_playouts starts between turns (after an even number of actions); a
+    playout may also start with the first ball of a turn down."""
+    for seed in range(150):
+        start = GAME.initial_state()
+        walk = random.Random(-seed)
+        for _ in range(seed % 9 * 2 + 1):
+            if GAME.is_terminal(start):
+                break
+            start = GAME.random_step(start, walk)
+        fast = GAME.random_playout(start, random.Random(seed))
+        slow = Game.random_playout(GAME, start, random.Random(seed))
+        assert fast == slow, seed
 
 
 def test_start_one_white_one_black_in_opposite_corners():

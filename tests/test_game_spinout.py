@@ -4,14 +4,14 @@ import random
 import pytest
 
 import shibumi.games.spinout  # noqa: F401  (registers the game)
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.spinout import LINES3, lines_of
-from shibumi.geometry import INTERIOR_MASK
+from shibumi.games.spinout import LINES3, lines_of, spins, spun_mask
+from shibumi.geometry import INTERIOR_MASK, SUPPORTED_MASK, points_of
 from shibumi.notation import parse_point, point_name
-from shibumi.position import RED, WHITE, Position
+from shibumi.position import RED, WHITE, Position, column_above
 from reference import ABOVE, ALL, cells_of, centre, open_points
 
 GAME = load("spinout")
@@ -48,6 +48,33 @@ def test_conformance():
     check_random_games("spinout", seeds=range(30))
     for seed in range(6):
         check_symmetries(GAME, random_walk(GAME, seed, 8 + 4 * seed))
+
+
+def test_the_fast_playout_plays_the_rules_games_in_the_variant_too():
+    check_playouts("spinout", games=100, hidden_count=True)
+
+
+def test_spins_on_masks_agree_with_the_shared_lift():
+    """Each spin's chain is the lifted ball and the column above it, its sources are
+    the balls holding up exactly one, and turning the chain's colours gives what
+    lifting the ball (Position.remove) and putting it on top gives."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = GAME.initial_state()
+        while not GAME.is_terminal(s):
+            pos = s.position
+            occ = pos.occupied
+            chains = spins(occ)
+            assert [c[0] for c in chains] == [
+                p for p in range(30) if occ >> p & 1 and (SUPPORTED_MASK[p] & occ).bit_count() == 1]
+            for chain in chains:
+                p = chain[0]
+                assert chain[1:] == tuple(points_of(column_above(p, occ)))
+                lifted, _ = pos.remove(p)
+                after = lifted.place(chain[-1], pos.colour_at(p))
+                assert (spun_mask(pos.white, chain), spun_mask(pos.red, chain)) \
+                    == (after.white, after.red)
+            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))
 
 
 def test_start_is_empty_white_first_with_sixteen_placements():

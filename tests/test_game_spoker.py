@@ -10,6 +10,7 @@ from conformance import (check_playouts, check_random_games,
 from reference import ABOVE, ALL, below, centre, cells_of, open_points, top_balls, touch
 from shibumi import CHANCE, TERMINAL, IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
+from shibumi.game import Game
 from shibumi.games.spoker import (FLUSH, FOUR, FULL, STRAIGHT, THREE, LINES3, LINES4, bag_left,
                                   best_combination, combinations_at)
 from shibumi.notation import Move, moves_matching, parse_point
@@ -548,3 +549,18 @@ def test_perft_counts_a_straight_flush_as_an_end():
     # 12 holes + b2; b2 ends the game, so depth 2 counts draws after 12 moves only
     assert perft(GAME, 1, s) == 13
     assert perft(GAME, 2, s) == _brute(cells_of(s.position), "W", 2) == 12 * 3
+
+
+def test_the_fast_playout_agrees_from_the_middle_of_a_turn():
+    """check_playouts starts between turns (after an even number of actions); a
+    playout may also start with a ball drawn and not yet placed."""
+    for seed in range(150):
+        start = GAME.initial_state()
+        walk = random.Random(-seed)
+        for _ in range(seed % 9 * 2 + 1):
+            if GAME.is_terminal(start):
+                break
+            start = GAME.random_step(start, walk)
+        fast = GAME.random_playout(start, random.Random(seed))
+        slow = Game.random_playout(GAME, start, random.Random(seed))
+        assert fast == slow, seed

@@ -3,12 +3,14 @@ import random
 
 import pytest
 
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from reference import ABOVE, ALL, below, cells_of, open_points, playable
 from shibumi import IllegalMoveError, NotationError, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.spone import MOVES, START, largest_groups, pushes
+from shibumi.games.spone import (MOVES, SIDES, START, entered, largest_groups,
+                                 largest_when_full, pushes)
+from shibumi.games.spone import entries as entries_of
 from shibumi.geometry import ALL_MASK
 from shibumi.interaction import Table
 from shibumi.mechanics import enter
@@ -43,6 +45,42 @@ def at(position, name):
 def test_conformance():
     check_random_games("spone", seeds=range(12))
     check_random_games("spone", seeds=range(4), contacts="all")
+
+
+def test_the_fast_playout_plays_the_rules_games_with_every_contact_too():
+    check_playouts("spone", games=100, contacts="all")
+
+
+def test_the_count_of_a_full_pyramid_agrees_with_largest_groups():
+    for seed in range(100):
+        final = GAME.random_playout(GAME.initial_state(), random.Random(seed)).position
+        for visible in (True, False):
+            assert largest_when_full(final.white, final.black, visible) \
+                == largest_groups(final, visible)[0]
+
+
+def test_entries_on_masks_agree_with_the_shared_push_rule():
+    """The occupancy-only entries (the fast path's) give the positions that
+    mechanics.enter gives, for every entry side, along random games."""
+    for seed in range(30):
+        rng = random.Random(seed)
+        s = GAME.initial_state()
+        while not GAME.is_terminal(s):
+            pos = s.position
+            expected = {}
+            for p, d in SIDES:
+                if pos.occupied >> p & 1:
+                    try:
+                        expected[p, d] = enter(pos, p, d, WHITE).position
+                    except IllegalMoveError:
+                        pass
+            found = {}
+            for side, toggles in entries_of(pos.occupied):
+                masks = [0, pos.white, pos.black, pos.red]
+                entered(masks, toggles, side[0], WHITE)
+                found[side] = Position.from_masks(*masks[1:])
+            assert found == expected and list(found) == [sd for sd in SIDES if sd in found]
+            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))
 
 
 def test_symmetries_along_random_games():

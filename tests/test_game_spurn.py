@@ -9,8 +9,8 @@ from conformance import (check_random_games, check_symmetries,
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.games.spurn import (LIMIT, ball_counts, big_groups, group_with, is_safe,
-                                 largest, out_mask, safe_points)
-from shibumi.geometry import points_of
+                                 largest, out_mask, safe_points, unsafe_mask)
+from shibumi.geometry import ALL_MASK, points_of
 from shibumi.interaction import Table
 from shibumi.notation import parse_point
 from shibumi.position import WHITE
@@ -53,6 +53,21 @@ def test_conformance():
     check_random_games("spurn", seeds=range(12))
     assert GAME.num_players == 3 and GAME.info.max_length == 30
     assert [GAME.player_name(p) for p in range(3)] == ["White", "Black", "Red"]
+
+
+def test_the_counted_unsafe_points_are_those_that_grow_a_group_to_four():
+    """unsafe_mask (bit-sliced counts, the fast path's) agrees with the plain
+    flood fill of group_with at every empty point, for each colour along random games."""
+    for seed in range(40):
+        rng = random.Random(seed)
+        s = GAME.initial_state()
+        while not GAME.is_terminal(s):
+            for colour in range(1, 4):
+                mine = s.position.mask(colour)
+                expected = sum(1 << p for p in points_of(ALL_MASK & ~s.position.occupied)
+                               if group_with(mine, p).bit_count() >= LIMIT)
+                assert unsafe_mask(mine) & ~s.position.occupied == expected
+            s = GAME.apply(s, rng.choice(GAME.legal_moves(s)))
 
 
 def test_symmetries():

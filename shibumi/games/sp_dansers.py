@@ -16,14 +16,15 @@ a connection, checked when the pair is complete.
 from __future__ import annotations
 
 import dataclasses
+import random
 
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, read_fields
-from ..geometry import NUM_POINTS, SIDE_MASK
-from ..position import BLACK, WHITE, Position
+from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK
+from ..position import BLACK, WHITE, Position, hidden_mask, playable_mask
 from ..registry import register
-from .placement import sole_winner
-from .spaiji import PairState, TouchingPairGame, openings, partners
+from .placement import PLACE_MOVES, sole_winner
+from .spaiji import PairState, TouchingPairGame, partners
 
 FULL = (1 << NUM_POINTS) - 1
 #: Each player's colour and the two sides it must join: White the bottom
@@ -36,6 +37,110 @@ def connection(position: Position, player: int) -> int:
     """The union of the player's visible groups that join their two sides (0: none)."""
     colour, first, second = GOALS[player]
     return sum(g for g in position.groups(colour) if g & first and g & second)
+
+
+def may_connect(mine: int, first: int, second: int) -> bool:
+    """Whether balls of ``mine`` touching one another in any way (seen or not) join
+    the sides ``first`` and ``second``: a cheap test that every connection passes,
+    since a visible group is a set of balls joined by some of their contacts."""
+    reached = frontier = mine & first
+    if not frontier or not mine & second:
+        return False
+    while frontier:
+        q = (frontier & -frontier).bit_length() - 1
+        frontier &= frontier - 1
+        new = TOUCHING_MASK[q] & mine & ~reached
+        reached |= new
+        frontier |= new
+    return bool(reached & second)
+
+
+_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+               for k in range(4))
+
+
+def points_in(mask: int) -> tuple[int, ...]:
+    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
+    low, mid, high, top = _BYTES
+    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
+
+
+#: For each point, the points resting on it with their platforms (mask).
+_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
+
+
+def raised(occupied: int, p: int) -> int:
+    """The points a ball put at ``p`` makes playable: those whose platform it completes."""
+    occupied |= 1 << p
+    out = 0
+    for q, platform in _ABOVE[p]:
+        if occupied & platform == platform:
+            out |= 1 << q
+    return out
+
+
+def pair_starts(occupied: int, playable: int) -> int:
+    """The playable points where a first ball leaves a touching playable point for
+    the second (Spaiji's ``openings``), from the playable mask: once a ball is at
+    ``p`` the playable points are the others and those it raises, and every point
+    it raises rests on it, so touches it."""
+    found = 0
+    left = playable
+    while left:
+        bit = left & -left
+        left ^= bit
+        p = bit.bit_length() - 1
+        if playable & TOUCHING_MASK[p] or raised(occupied, p):
+            found |= bit
+    return found
+
+
+def _crossings():
+    """For each point, its flat contacts that a pair above can cross: (bit of the
+    other point, the overpass pair)."""
+    table = [[] for _ in range(NUM_POINTS)]
+    for a, b, over in CONTACTS:
+        if over:
+            table[a].append((1 << b, over))
+            table[b].append((1 << a, over))
+    return tuple(tuple(row) for row in table)
+
+
+_CROSSINGS = _crossings()
+
+
+def joins_sides(mine: int, occupied: int, first: int, second: int) -> bool:
+    """Whether a visible group of ``mine`` touches both sides: :func:`connection`
+    on masks. Hidden balls are left out, and a flat contact is cut when both balls
+    of its overpass are there (the contacts of :func:`shibumi.position.linked`)."""
+    mine &= ~hidden_mask(occupied)
+    reached = frontier = mine & first
+    if not frontier or not mine & second:
+        return False
+    while frontier:
+        q = (frontier & -frontier).bit_length() - 1
+        frontier &= frontier - 1
+        near = TOUCHING_MASK[q] & mine & ~reached
+        if near:
+            for bit, over in _CROSSINGS[q]:
+                if near & bit and occupied & over == over:
+                    near ^= bit
+            reached |= near
+            frontier |= near
+    return bool(reached & second)
+
+
+def linked_on_masks(white: int, black: int, player: int) -> bool:
+    """Whether the player has a connection, from the colour masks; the cheap
+    test (:func:`may_connect`) rules most positions out first."""
+    colour, first, second = GOALS[player]
+    mine = white if colour == WHITE else black
+    return may_connect(mine, first, second) and joins_sides(mine, white | black, first, second)
+
+
+def is_linked(position: Position, player: int) -> bool:
+    """Whether the player has a connection (a non-zero :func:`connection`)."""
+    return linked_on_masks(position.white, position.black, player)
 
 
 @register
@@ -100,8 +205,46 @@ the game ends in a draw.
 """
 
     def winners(self, position: Position, mover: int) -> tuple[int, ...]:
-        linked = [p for p in (0, 1) if connection(position, p)]
+        linked = [p for p in (0, 1) if is_linked(position, p)]
         return (mover,) if len(linked) == 2 else tuple(linked)
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop, on raw masks (the benchmark path): the first
+        ball among the openings (white ones, then black), the second among its
+        partners, one draw each; the playable mask is kept up to date ball by ball,
+        and :meth:`settle` words the end once it is reached."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, first, last = state.position, state.to_move, state.first, state.last
+        masks = [0, position.white, position.black]
+        occ = position.occupied
+        playable = playable_mask(occ)
+        spots = pair_starts(occ, playable) if first is None else 0
+        while True:
+            if first is None:
+                pts = points_in(spots)
+                n = len(pts)
+                i = int(rnd() * 2 * n)
+                colour, first = (WHITE, pts[i]) if i < n else (BLACK, pts[i - n])
+                masks[colour] |= 1 << first
+                playable = playable & ~(1 << first) | raised(occ, first)
+                occ |= 1 << first
+            colour = BLACK if masks[WHITE] >> first & 1 else WHITE
+            seconds = points_in(playable & TOUCHING_MASK[first])
+            second = seconds[int(rnd() * len(seconds))]
+            masks[colour] |= 1 << second
+            playable = playable & ~(1 << second) | raised(occ, second)
+            occ |= 1 << second
+            last, first, mover = PLACE_MOVES[colour][second], None, 1 - mover
+            if linked_on_masks(masks[WHITE], masks[BLACK], 0) \
+                    or linked_on_masks(masks[WHITE], masks[BLACK], 1):
+                break
+            spots = pair_starts(occ, playable)
+            if not spots:
+                break
+        final = PairState(Position.from_masks(masks[WHITE], masks[BLACK]), mover, None, last)
+        return self.settle(final)
 
     def winning_points(self, state) -> int:
         """The winner's chain from edge to edge."""
@@ -144,7 +287,8 @@ the game ends in a draw.
             edges = "north and south" if winner == 0 else "west and east"
             return dataclasses.replace(state, result=Outcome(
                 won, f"{self.player_name(winner)} linked {edges}"))
-        if not openings(state.position.occupied):
+        occ = state.position.occupied
+        if not pair_starts(occ, playable_mask(occ)):
             return dataclasses.replace(state, result=Outcome(
                 (), f"{self.player_name(state.to_move)} cannot place two touching balls "
                     "and nobody is linked"))

@@ -13,13 +13,15 @@ corner; the red last played scorches the points around it for the opponent.
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import LEVEL_MASK, TOUCHING_MASK, points_of, transform_mask
+from ..geometry import (LEVEL_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK,
+                        points_of, transform_mask)
 from ..notation import parse_point, point_name, transform_move
-from ..position import BLACK, RED, WHITE, Position, playable_mask
+from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, sole_winner
 
@@ -30,9 +32,64 @@ START = Position.from_masks(white=1 << parse_point("a1"), black=1 << parse_point
 def _touching(mask: int) -> int:
     """Every point in contact with a ball of the mask."""
     out = 0
-    for p in points_of(mask):
-        out |= TOUCHING_MASK[p]
+    while mask:
+        low = mask & -mask
+        out |= TOUCHING_MASK[low.bit_length() - 1]
+        mask ^= low
     return out
+
+
+_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+               for k in range(4))
+
+
+def points_in(mask: int) -> tuple[int, ...]:
+    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
+    low, mid, high, top = _BYTES
+    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
+
+
+#: For each point, the points resting on it with their platforms (mask).
+_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
+
+
+def raised(occupied: int, p: int) -> int:
+    """The points a ball put at ``p`` makes playable: those whose platform it completes
+    (so ``playable & ~(1 << p) | raised(occupied, p)`` is the playable mask after it)."""
+    occupied |= 1 << p
+    out = 0
+    for q, platform in _ABOVE[p]:
+        if occupied & platform == platform:
+            out |= 1 << q
+    return out
+
+
+def second_spots(playable: int, first: int, friends: int, barred: int) -> int:
+    """Where the second ball of a turn may go, the first being at ``first``: a
+    playable point (``playable`` is the mask once the first ball is down) touching
+    it, not ``barred`` (touching the burning ball), and touching one of the
+    mover's balls from before the turn (``friends``) unless the first ball does."""
+    spots = playable & TOUCHING_MASK[first] & ~barred
+    return spots if friends >> first & 1 else spots & friends
+
+
+def first_spots(occupied: int, playable: int, friends: int, barred: int) -> int:
+    """Where the first ball of a turn may go (of either colour): the points that
+    leave a place for the second (see :func:`second_spots`)."""
+    found = 0
+    left = playable & ~barred
+    while left:
+        bit = left & -left
+        left ^= bit
+        p = bit.bit_length() - 1
+        # second_spots(playable & ~bit | raised(occupied, p), p, friends, barred),
+        # spelt out so that the platforms are only looked at when needed.
+        near = TOUCHING_MASK[p] & ~barred
+        if not friends & bit:
+            near &= friends
+        if near and (playable & near or raised(occupied, p) & near):
+            found |= bit
+    return found
 
 
 def pairs(position: Position, own: int, hot: int):
@@ -44,13 +101,11 @@ def pairs(position: Position, own: int, hot: int):
     """
     barred = _touching(hot)
     friends = _touching(position.mask(own))
+    occupied, playable = position.occupied, position.playable()
     found = []
-    for first in points_of(position.playable() & ~barred):
-        after_first = position.occupied | 1 << first
-        seconds = playable_mask(after_first) & TOUCHING_MASK[first] & ~barred
-        if not friends >> first & 1:
-            seconds &= friends
-        for second in points_of(seconds):
+    for first in points_of(playable & ~barred):
+        after = playable & ~(1 << first) | raised(occupied, first)
+        for second in points_of(second_spots(after, first, friends, barred)):
             found.append((first, second))
     return found
 
@@ -129,34 +184,71 @@ level that differs wins; if all four are equal, the game is drawn.
         if state.result is not None:
             return []
         own = PLAYER_COLOURS[state.to_move]
+        position = state.position
+        mine = position.mask(own)
+        if state.first >= 0:
+            mine &= ~(1 << state.first)   # the balls from before the turn
+        friends = _touching(mine)
         if state.first < 0:
-            seen = set()
-            for first, second in pairs(state.position, own, state.hot):
-                seen.add((first, own))
-                seen.add((first, RED))
-            return [PLACE_MOVES[c][p] for p, c in sorted(seen)]
-        need = RED if state.position.colour_at(state.first) == own else own
-        return [PLACE_MOVES[need][p] for p in self._seconds(state)]
-
-    def _seconds(self, state) -> list[int]:
-        """The points for the second ball of a turn, its first ball at state.first."""
-        own = PLAYER_COLOURS[state.to_move]
-        first = state.first
-        friends = _touching(state.position.mask(own) & ~(1 << first))
-        seconds = state.position.playable() & TOUCHING_MASK[first] & ~_touching(state.hot)
-        if not friends >> first & 1:
-            seconds &= friends
-        return points_of(seconds)
+            spots = first_spots(position.occupied, position.playable(), friends,
+                                _touching(state.hot))
+            return [PLACE_MOVES[c][p] for p in points_of(spots) for c in (own, RED)]
+        need = RED if position.colour_at(state.first) == own else own
+        spots = second_spots(position.playable(), state.first, friends, _touching(state.hot))
+        return [PLACE_MOVES[need][p] for p in points_of(spots)]
 
     def apply(self, state, move):
         position = state.position.place(move.point, move.colour)
         if state.first < 0:
-            return dataclasses.replace(state, position=position, first=move.point, last=move)
+            return FireballState(position, state.to_move, None, move, state.hot, move.point)
         red = move.point if move.colour == RED else state.first
-        nxt = FireballState(position, 1 - state.to_move, None, move, 1 << red, -1)
-        if not pairs(position, PLAYER_COLOURS[nxt.to_move], nxt.hot):
-            nxt = dataclasses.replace(nxt, result=self.judge(position, nxt.to_move))
-        return nxt
+        mover = 1 - state.to_move
+        stuck = not first_spots(position.occupied, position.playable(),
+                                _touching(position.mask(PLAYER_COLOURS[mover])),
+                                TOUCHING_MASK[red])
+        return FireballState(position, mover, self.judge(position, mover) if stuck else None,
+                             move, 1 << red, -1)
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop, on raw masks (the benchmark path): the first
+        ball (point by point, own colour then red), then the second, one draw each;
+        the playable mask and each player's ``friends`` are kept up to date."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, first, last = state.position, state.to_move, state.first, state.last
+        masks = [0, position.white, position.black, position.red]
+        occ, playable = position.occupied, position.playable()
+        barred = _touching(state.hot)
+        turn = 1 << first if first >= 0 else 0      # a ball of the turn is no friend yet
+        friends = [_touching(masks[c] & ~turn) for c in PLAYER_COLOURS]
+        spots = first_spots(occ, playable, friends[mover], barred) if first < 0 else 0
+        while True:
+            own = PLAYER_COLOURS[mover]
+            if first < 0:
+                pts = points_in(spots)
+                i = int(rnd() * 2 * len(pts))
+                first, colour = pts[i >> 1], (RED if i & 1 else own)
+                masks[colour] |= 1 << first
+                playable = playable & ~(1 << first) | raised(occ, first)
+                occ |= 1 << first
+            else:
+                colour = RED if masks[RED] >> first & 1 else own
+            need = own if colour == RED else RED
+            seconds = points_in(second_spots(playable, first, friends[mover], barred))
+            second = seconds[int(rnd() * len(seconds))]
+            masks[need] |= 1 << second
+            playable = playable & ~(1 << second) | raised(occ, second)
+            occ |= 1 << second
+            red, mine = (second, first) if need == RED else (first, second)
+            friends[mover] |= TOUCHING_MASK[mine]
+            last, first, mover = PLACE_MOVES[need][second], -1, 1 - mover
+            barred = TOUCHING_MASK[red]
+            spots = first_spots(occ, playable, friends[mover], barred)
+            if not spots:
+                break
+        position = Position.from_masks(masks[1], masks[2], masks[3])
+        return FireballState(position, mover, self.judge(position, mover), last, 1 << red, -1)
 
     def judge(self, position: Position, stuck: int) -> Outcome:
         """The count, level by level from the apex, once ``stuck`` cannot play."""

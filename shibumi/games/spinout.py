@@ -20,14 +20,15 @@ False
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 
 from ..errors import NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import NUM_POINTS, SUPPORTED_MASK, points_of, segments, sloped_runs
-from ..mechanics import relocate
+from ..geometry import (BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK, points_of,
+                        segments, sloped_runs)
 from ..notation import MOVE, Move
-from ..position import RED, WHITE, Position, hidden_mask, top_of_column
+from ..position import RED, WHITE, Position, column_above, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points, sole_winner
 
@@ -45,8 +46,84 @@ LINES3: tuple[int, ...] = tuple(sum(1 << p for p in run)
 
 def spin_sources(position: Position) -> list[int]:
     """Balls that may be spun: support balls (a ball rests on them) that are not pinned."""
-    occ = position.occupied
-    return [p for p in points_of(occ) if (SUPPORTED_MASK[p] & occ).bit_count() == 1]
+    return [chain[0] for chain in spins(position.occupied)]
+
+
+def spin_chain(p: int, occupied: int) -> tuple[int, ...]:
+    """The points a spin of ``p`` turns over: ``p``, then the column resting on it,
+    upwards (the last is where the lifted ball lands)."""
+    chain = [p]
+    above = occupied & SUPPORTED_MASK[p]
+    while above:
+        if above & (above - 1):           # never on a pyramid (see column_above)
+            return (p,) + tuple(points_of(column_above(p, occupied)))
+        q = above.bit_length() - 1
+        chain.append(q)
+        above = occupied & SUPPORTED_MASK[q]
+    return tuple(chain)
+
+
+_SPINS: dict[int, tuple[tuple[int, ...], ...]] = {}
+_CACHE_LIMIT = 100_000
+
+
+def spins(occupied: int) -> tuple[tuple[int, ...], ...]:
+    """Every spin of an occupancy as its chain (see :func:`spin_chain`), in the
+    order of the legal moves (:func:`spin_move` names each).
+
+    A spin moves no ball off its point set (the column only turns over), so
+    the spins depend on the occupancy alone and are memoised on it (as plain
+    ints, which the garbage collector need not look into).
+    """
+    found = _SPINS.get(occupied)
+    if found is None:
+        if len(_SPINS) >= _CACHE_LIMIT:
+            _SPINS.clear()
+        found, sources = [], single_supports(occupied)
+        while sources:
+            low = sources & -sources
+            sources ^= low
+            found.append(spin_chain(low.bit_length() - 1, occupied))
+        found = _SPINS[occupied] = tuple(found)
+    return found
+
+
+def single_supports(occupied: int) -> int:
+    """The balls holding up exactly one ball (``SUPPORTED_MASK[p] & occupied`` has
+    one bit): each raised ball counts once on its platform, in two bit-sliced
+    counters (once or more, twice or more)."""
+    once = twice = 0
+    upper = occupied & ~BOARD_MASK
+    while upper:
+        low = upper & -upper
+        upper ^= low
+        platform = SUPPORT_MASK[low.bit_length() - 1]
+        twice |= once & platform
+        once |= platform
+    return once & ~twice
+
+
+#: Spin moves by source * NUM_POINTS + target, made once when first needed.
+_SPIN_MOVES: list[Move | None] = [None] * (NUM_POINTS * NUM_POINTS)
+
+
+def spin_move(chain: tuple[int, ...]) -> Move:
+    """The move of a spin: its lifted ball goes to the top of its chain."""
+    key = chain[0] * NUM_POINTS + chain[-1]
+    move = _SPIN_MOVES[key]
+    if move is None:
+        move = _SPIN_MOVES[key] = Move.relocate(chain[0], chain[-1])
+    return move
+
+
+def spun_mask(mask: int, chain: tuple[int, ...]) -> int:
+    """A colour mask after a spin of ``chain``: each ball of the column drops one
+    point down the chain and the lifted ball lands on its top."""
+    out = mask
+    for low, high in zip(chain, chain[1:]):
+        out = out & ~(1 << low) | (mask >> high & 1) << low
+    top = chain[-1]
+    return out & ~(1 << top) | (mask >> chain[0] & 1) << top
 
 
 def lines_of(mine: int, occupied: int, hidden_count: bool = False) -> list[int]:
@@ -182,21 +259,60 @@ pyramid shows 25 balls, so this always decides.
             moves = [row[p] for p in playable_points(position.occupied)]
         # No spin answers a spin, and none once a player is out of balls.
         if not state.spun and self.in_hand(position, 1 - mover):
-            moves += [Move.relocate(p, top_of_column(p, position.occupied))
-                      for p in spin_sources(position)]
+            moves += [spin_move(chain) for chain in spins(position.occupied)]
         return moves
 
     def apply(self, state, move: Move):
-        mover = state.to_move
+        mover, position = state.to_move, state.position
+        white, red = position.white, position.red
         if move.kind == MOVE:
-            position, _ = relocate(state.position, move.point, move.target,
-                                   forbid_on_dropped=False, must_change=False)
+            chain = spin_chain(move.point, position.occupied)
+            white, red = spun_mask(white, chain), spun_mask(red, chain)
+        elif move.colour == WHITE:
+            white |= 1 << move.point
         else:
-            position = state.position.place(move.point, move.colour)
+            red |= 1 << move.point
+        position = Position.from_masks(white, 0, red)
         following = 1 - mover if self.in_hand(position, 1 - mover) else mover
         result = self.score(position) if position.occupied == FULL else None
         return SpinoutState(position, following, result, move, state.ply + 1,
                             move.kind == MOVE)
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop, on raw masks (the benchmark path): the
+        same moves in the same order (placements, then spins), one draw each."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, ply, spun = state.position, state.to_move, state.ply, state.spun
+        white, red = position.white, position.red
+        occ, last = white | red, state.last
+        hands = [BALLS - white.bit_count(), BALLS - red.bit_count()]
+        while True:
+            pts = playable_points(occ) if hands[mover] else ()
+            turns = spins(occ) if not spun and hands[1 - mover] else ()
+            n_place = len(pts)
+            i = int(rnd() * (n_place + len(turns)))
+            if i < n_place:
+                p = pts[i]
+                occ |= 1 << p
+                if mover:
+                    red |= 1 << p
+                else:
+                    white |= 1 << p
+                hands[mover] -= 1
+                last, spun = PLACE_MOVES[PLAYER_COLOURS[mover]][p], False
+            else:
+                chain = turns[i - n_place]
+                white, red, spun = spun_mask(white, chain), spun_mask(red, chain), True
+                last = spin_move(chain)
+            ply += 1
+            if hands[1 - mover]:
+                mover = 1 - mover
+            if occ == FULL:
+                break
+        position = Position.from_masks(white, 0, red)
+        return SpinoutState(position, mover, self.score(position), last, ply, spun)
 
     # -- the end ---------------------------------------------------------------------
     def tally(self, position: Position) -> tuple[tuple[int, int], tuple[int, int]]:

@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from ..errors import NotationError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
 from ..geometry import (BOARD_MASK, CONTACTS, FLAT_NEIGHBOURS, LEVEL, NUM_POINTS, SUPPORT_MASK,
-                        SUPPORTED_MASK, points_of, segments, sloped_runs)
+                        SUPPORTED, SUPPORTED_MASK, points_of, segments, sloped_runs)
 from ..notation import CHOOSE, Move
 from ..position import (BLACK, COLOUR_LETTERS, COLOUR_NAMES, EMPTY, RED, WHITE, Position,
-                        hidden_mask)
+                        hidden_mask, playable_mask)
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points
 
@@ -81,6 +81,9 @@ HEIGHTS = {STRAIGHT: _HEIGHTS3, THREE: _HEIGHTS3, FULL: {1, 2, 3},
            FOUR: {h for lines in LINES4 for _, h, _ in lines}}
 
 
+_HIGH_MASK = sum(1 << p for p in range(NUM_POINTS) if LEVEL[p] >= 2)
+
+
 def combinations_at(position: Position, point: int) -> list[tuple[int, int, int]]:
     """Every combination the ball at ``point`` is part of, seen from above, as
     ``(rank, height, mask)``.
@@ -96,16 +99,29 @@ def combinations_at(position: Position, point: int) -> list[tuple[int, int, int]
     >>> combinations_at(pos, parse_point('g1'))
     []
     """
-    white, black, red = position.white, position.black, position.red
+    return combinations_of(position.white, position.black, position.red, point)
+
+
+def _cut(occupied: int, overs: tuple[int, ...]) -> bool:
+    """Whether a pair of balls passes over a contact of a line (both balls present)."""
+    for o in overs:
+        if occupied & o == o:
+            return True
+    return False
+
+
+def combinations_of(white: int, black: int, red: int, point: int) -> list[tuple[int, int, int]]:
+    """:func:`combinations_at` on colour masks (the rules' core, used by every path)."""
     occupied = white | black | red
     if not occupied >> point & 1:
         return []
-    hidden = hidden_mask(occupied)
+    # Only a ball on level 2 or the apex can hide one.
+    hidden = hidden_mask(occupied) if occupied & _HIGH_MASK else 0
     if hidden >> point & 1:
         return []
     found = []
     for mask, height, overs in LINES3[point]:
-        if occupied & mask != mask or hidden & mask or any(occupied & o == o for o in overs):
+        if occupied & mask != mask or hidden & mask or overs and _cut(occupied, overs):
             continue
         if white & mask == mask or black & mask == mask or red & mask == mask:
             found.append((THREE, height, mask))
@@ -113,20 +129,31 @@ def combinations_at(position: Position, point: int) -> list[tuple[int, int, int]
             found.append((STRAIGHT, height, mask))
     for mask, height, overs in LINES4[point]:
         if (white & mask == mask or black & mask == mask or red & mask == mask) \
-                and not hidden & mask and not any(occupied & o == o for o in overs):
+                and not hidden & mask and not (overs and _cut(occupied, overs)):
             found.append((FOUR, height, mask))
     base = SUPPORT_MASK[point]
     if base and not hidden & base:
-        colour = position.colour_at(point)
-        masks = (0, white, black, red)
         pyramid = base | 1 << point
-        same = (masks[colour] & base).bit_count()
+        if white >> point & 1:
+            mine, others = white, (black, red)
+        elif black >> point & 1:
+            mine, others = black, (white, red)
+        else:
+            mine, others = red, (white, black)
+        same = (mine & base).bit_count()
         if same == 4:
             found.append((FLUSH, LEVEL[point], pyramid))
-        elif same == 2 and any((masks[c] & base).bit_count() == 2
-                               for c in COLOURS if c != colour):
+        elif same == 2 and ((others[0] & base).bit_count() == 2
+                            or (others[1] & base).bit_count() == 2):
             found.append((FULL, LEVEL[point], pyramid))
     return found
+
+
+def strongest(white: int, black: int, red: int, point: int) -> tuple[int, int] | None:
+    """(rank, height) of the strongest combination through ``point``, or None: what
+    :func:`best_combination` ranks, on colour masks."""
+    found = combinations_of(white, black, red, point)
+    return max(found)[:2] if found else None
 
 
 def best_combination(position: Position, point: int) -> tuple[int, int, int] | None:
@@ -150,6 +177,55 @@ def flush_tops(position: Position) -> list[int]:
     masks = (0, position.white, position.black, position.red)
     return [q for q in points_of(position.occupied & ~BOARD_MASK)
             if masks[position.colour_at(q)] & SUPPORT_MASK[q] == SUPPORT_MASK[q]]
+
+
+def draw_colour(white: int, black: int, red: int, x: float) -> int:
+    """The colour drawn by one ``rng.random()`` value ``x`` from a bag holding
+    ``white``, ``black`` and ``red`` balls, as :meth:`Game.sample_chance` picks
+    among :meth:`Spoker.chance_outcomes` (the same sums, in the same order)."""
+    total = white + black + red
+    acc, colour = 0.0, EMPTY
+    if white:
+        acc += white / total
+        if x < acc:
+            return WHITE
+        colour = WHITE
+    if black:
+        acc += black / total
+        if x < acc:
+            return BLACK
+        colour = BLACK
+    if red:
+        acc += red / total
+        if x < acc:
+            return RED
+        colour = RED
+    return colour                         # rounding left x above the sum: the last one
+
+
+_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+               for k in range(4))
+
+
+def points_in(mask: int) -> tuple[int, ...]:
+    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
+    low, mid, high, top = _BYTES
+    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
+
+
+#: For each point, the points resting on it with their platforms (mask).
+_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
+
+
+def raised(occupied: int, p: int) -> int:
+    """The points a ball put at ``p`` makes playable: those whose platform it completes
+    (so ``playable & ~(1 << p) | raised(occupied, p)`` is the playable mask after it)."""
+    occupied |= 1 << p
+    out = 0
+    for q, platform in _ABOVE[p]:
+        if occupied & platform == platform:
+            out |= 1 << q
+    return out
 
 
 def bag_left(position: Position, drawn: int = EMPTY) -> tuple[int, int, int]:
@@ -311,25 +387,66 @@ boardgames.com) adds the designer's clarifications used below.
 
     def apply(self, state, move):
         if move.kind == CHOOSE:
-            return dataclasses.replace(state, drawn=move.colour, last=move)
-        mover, other = state.to_move, 1 - state.to_move
-        position = state.position.place(move.point, move.colour)
-        made = best_combination(position, move.point)
-        scores = list(state.scores)
-        challenge = None
-        result = None
+            return SpokerState(state.position, state.to_move, state.result, move, move.colour,
+                               state.scores, state.challenge)
+        position, point = state.position, move.point
+        masks = [0, position.white, position.black, position.red]
+        masks[move.colour] |= 1 << point
+        _, white, black, red = masks
+        scores, challenge, result = self._after_ball(white, black, red, point, state.to_move,
+                                                     state.scores, state.challenge)
+        return SpokerState(Position.from_masks(white, black, red), 1 - state.to_move, result,
+                           move, EMPTY, scores, challenge)
+
+    def _after_ball(self, white, black, red, point, mover, scores, challenge):
+        """(scores, challenge, result) once ``mover``'s ball is down at ``point``,
+        ``challenge`` being the one it answers (or None): the rules of a placement."""
+        made = strongest(white, black, red, point)
         if made is not None and made[0] == FLUSH:
-            result = self._flush(mover, tuple(scores))
-        elif state.challenge is not None:
-            self._settle_challenge(scores, mover, state.challenge, made)
+            return scores, None, self._flush(mover, scores)
+        new = None
+        if challenge is not None:
+            scores = list(scores)
+            self._settle_challenge(scores, mover, challenge, made)
+            scores = tuple(scores)
         elif made is not None:
-            challenge = made[:2]
-        if result is None and position.occupied.bit_count() == NUM_POINTS:
-            if challenge is not None:           # the last ball: nobody can answer it
-                scores[mover] += 1
-                challenge = None
-            result = self._final(tuple(scores))
-        return SpokerState(position, other, result, move, EMPTY, tuple(scores), challenge)
+            new = made
+        if (white | black | red).bit_count() == NUM_POINTS:
+            if new is not None:           # the last ball: nobody can answer it
+                scores = (scores[0] + 1, scores[1]) if mover == 0 else (scores[0], scores[1] + 1)
+                new = None
+            return scores, None, self._final(scores)
+        return scores, new, None
+
+    def random_playout(self, state, rng):
+        """Same games as the generic loop, on raw masks (the benchmark path): the same
+        draw from the bag (one ``rng.random()`` over the colours in order) and the
+        same choice among the playable points (one more)."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, drawn = state.position, state.to_move, state.drawn
+        masks = [0, position.white, position.black, position.red]
+        scores, challenge, last = state.scores, state.challenge, state.last
+        occ = position.occupied
+        playable = playable_mask(occ)
+        bag = [0] + [PER_COLOUR - masks[c].bit_count() for c in COLOURS]
+        while True:
+            if drawn == EMPTY:
+                drawn = draw_colour(bag[WHITE], bag[BLACK], bag[RED], rnd())
+            pts = points_in(playable)
+            point = pts[int(rnd() * len(pts))]
+            masks[drawn] |= 1 << point
+            bag[drawn] -= 1
+            playable = playable & ~(1 << point) | raised(occ, point)
+            occ |= 1 << point
+            last = PLACE_MOVES[drawn][point]
+            scores, challenge, result = self._after_ball(masks[1], masks[2], masks[3], point,
+                                                         mover, scores, challenge)
+            mover, drawn = 1 - mover, EMPTY
+            if result is not None:
+                return SpokerState(Position.from_masks(masks[1], masks[2], masks[3]), mover,
+                                   result, last, EMPTY, scores, challenge)
 
     @staticmethod
     def _settle_challenge(scores: list, answerer: int, challenge, made) -> None:

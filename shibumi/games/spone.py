@@ -18,14 +18,17 @@ largest one-colour group is counted: even, White wins; odd, Black wins.
 
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, NotationError, UnknownGameError
+import random
+
+from ..errors import NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import ALL_MASK, LEVEL, NUM_POINTS
-from ..mechanics import enter
+from ..geometry import ALL_MASK, LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED
+from ..mechanics import STEP, enter
 from ..notation import ENTER, Move
-from ..position import BLACK, WHITE, Position
+from ..position import BLACK, WHITE, Position, hidden_mask, linked, playable_mask
 from ..registry import register
-from .placement import PLACE_MOVES, PlacementGame, playable_points, sole_winner
+from .placement import (PLACE_MOVES, PlacementGame, playable_bits, playable_points,
+                        sole_winner)
 from .splush import ENTRY_SIDES
 
 PLAYER_COLOURS = (WHITE, BLACK)
@@ -42,33 +45,128 @@ SIDES: tuple[tuple[int, str], ...] = tuple((p, d) for p, d in ENTRY_SIDES if LEV
 ENTER_MOVES = {c: {(p, d): Move.enter(p, d, c) for p, d in SIDES} for c in PLAYER_COLOURS}
 CONTACT_CHOICES = ("visible", "all")
 
-_PUSHES: dict[int, tuple[tuple[int, str], ...]] = {}
+_ENTRIES: dict[int, tuple[tuple[tuple[int, str], tuple[int, ...]], ...]] = {}
 _CACHE_LIMIT = 100_000
 
 
-def pushes(occupied: int) -> tuple[tuple[int, str], ...]:
-    """The entry sides (point, direction) where a ball can come in pushing.
+def entries(occupied: int) -> tuple[tuple[tuple[int, str], tuple[int, ...]], ...]:
+    """The entry sides where a ball can come in pushing, each with what it moves:
+    ``((point, direction), toggles)``, in the order of :data:`SIDES`.
 
     Only the taken edge points count: entering onto an empty point is a plain
-    placement there. Whether a push is allowed depends on where the balls are,
-    not on their colours, so the answer is memoised on the occupancy.
+    placement there. Whether a push is allowed, and which points its balls
+    leave and reach, depends on where the balls are, not on their colours, so
+    the answer is memoised on the occupancy. Each toggle is the mask of one
+    pushed ball's from and to points, front ball first (see :func:`entered`).
     """
-    found = _PUSHES.get(occupied)
+    found = _ENTRIES.get(occupied)
     if found is None:
-        shape = Position.from_masks(white=occupied)
-        ok = []
-        for p, d in SIDES:
-            if not occupied >> p & 1:
-                continue
-            try:
-                enter(shape, p, d, WHITE)
-            except IllegalMoveError:      # a loaded line, a push off, an unclear drop
-                continue
-            ok.append((p, d))
-        if len(_PUSHES) >= _CACHE_LIMIT:
-            _PUSHES.clear()
-        found = _PUSHES[occupied] = tuple(ok)
+        if len(_ENTRIES) >= _CACHE_LIMIT:
+            _ENTRIES.clear()
+        found = _ENTRIES[occupied] = _find_entries(occupied)
     return found
+
+
+def _lane(p: int, d: str) -> tuple[int, ...]:
+    """The points from ``p`` to the edge of its level, travelling ``d``."""
+    lane = [p]
+    while STEP[d][lane[-1]] is not None:
+        lane.append(STEP[d][lane[-1]])
+    return tuple(lane)
+
+
+def _side_table(p: int, d: str):
+    """What an entry at ``(p, d)`` needs: the side, its lane, the mask of the run of
+    each length k (its first k points), and for each k the toggles of every pushed
+    ball but the front one, front first."""
+    lane = _lane(p, d)
+    runs = tuple(sum(1 << q for q in lane[:k]) for k in range(len(lane) + 1))
+    rear = tuple(tuple(1 << lane[i] | 1 << lane[i + 1] for i in reversed(range(k - 1)))
+                 for k in range(len(lane) + 1))
+    return (p, d), lane, runs, rear
+
+
+#: The entry sides grouped by their point (SIDES lists them point by point).
+_SIDES_AT = {p: tuple(_side_table(q, d) for q, d in SIDES if q == p) for p, _ in SIDES}
+_ENTRY_MASK = sum(1 << p for p in _SIDES_AT)
+#: Balls that can rest on a ball of levels 1 and 2 (the lanes' levels).
+_HIGH_MASK = sum(1 << p for p in range(NUM_POINTS) if LEVEL[p] >= 2)
+
+
+def _find_entries(occupied: int):
+    """:func:`entries` worked out: the shared push rule (:func:`shibumi.mechanics.enter`)
+    on the occupancy alone. The run from the entry point is pushed one step; it may
+    not carry a ball, nor leave the level, and its front ball lands on the point
+    ahead if that point rests on a full platform, else drops into its one gap if
+    that gap is playable (two gaps, or a deeper fall, forbid the entry)."""
+    taken = occupied & _ENTRY_MASK
+    if not taken:
+        return ()
+    carrying, high = 0, occupied & _HIGH_MASK
+    while high:
+        low = high & -high
+        high ^= low
+        carrying |= SUPPORT_MASK[low.bit_length() - 1]
+    found = []
+    while taken:
+        low = taken & -taken
+        taken ^= low
+        for side, lane, runs, rear in _SIDES_AT[low.bit_length() - 1]:
+            k = 1
+            while k < len(lane) and occupied >> lane[k] & 1:
+                k += 1
+            if k == len(lane) or runs[k] & carrying:
+                continue                  # off the level, or a pushed ball carries one
+            ahead = lane[k]
+            landing, missing = ahead, SUPPORT_MASK[ahead] & ~occupied
+            if missing:
+                if missing & (missing - 1) or not playable_bits(occupied) & missing:
+                    continue
+                landing = missing.bit_length() - 1
+            found.append((side, (1 << lane[k - 1] | 1 << landing,) + rear[k]))
+    return tuple(found)
+
+
+def pushes(occupied: int) -> tuple[tuple[int, str], ...]:
+    """The entry sides (point, direction) where a ball can come in pushing."""
+    return tuple(side for side, _ in entries(occupied))
+
+
+def entered(masks: list, toggles: tuple[int, ...], point: int, colour: int) -> None:
+    """Play an entry on colour masks (``masks[colour]``, index 0 unused), in place:
+    each pushed ball moves one step along, front first, then the new ball of
+    ``colour`` takes ``point``."""
+    for toggle in toggles:
+        for c in (1, 2, 3):
+            if masks[c] & toggle:         # the ball is on its from point, the to point free
+                masks[c] ^= toggle
+                break
+    masks[colour] |= 1 << point
+
+
+_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+               for k in range(4))
+
+
+def points_in(mask: int) -> tuple[int, ...]:
+    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
+    low, mid, high, top = _BYTES
+    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
+
+
+#: For each point, the points resting on it with their platforms (mask).
+_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
+
+
+def raised(occupied: int, p: int) -> int:
+    """The points a ball put at ``p`` makes playable: those whose platform it completes
+    (so ``playable & ~(1 << p) | raised(occupied, p)`` is the playable mask after it)."""
+    occupied |= 1 << p
+    out = 0
+    for q, platform in _ABOVE[p]:
+        if occupied & platform == platform:
+            out |= 1 << q
+    return out
 
 
 def largest_groups(position: Position, visible_only: bool = True) -> tuple[int, int]:
@@ -87,6 +185,34 @@ def largest_groups(position: Position, visible_only: bool = True) -> tuple[int, 
             elif size == best:
                 mask |= group
     return best, mask
+
+
+#: The contacts of a complete pyramid as neighbour masks, seen from above (True:
+#: hidden balls have none, crossed contacts are cut) or all of them (False).
+_FULL_LINKS = {visible: tuple(linked(p, ALL_MASK, visible) for p in range(NUM_POINTS))
+               for visible in (True, False)}
+_FULL_HIDDEN = hidden_mask(ALL_MASK)
+
+
+def largest_when_full(white: int, black: int, visible_only: bool = True) -> int:
+    """The size of the largest one-colour group of a complete pyramid (what
+    :func:`largest_groups` counts, with the contacts of a full pyramid fixed)."""
+    links = _FULL_LINKS[visible_only]
+    hidden = _FULL_HIDDEN if visible_only else 0
+    best = 0
+    for mine in (white, black):
+        left = mine & ~hidden
+        while left:
+            group = frontier = left & -left
+            while frontier:
+                q = (frontier & -frontier).bit_length() - 1
+                frontier &= frontier - 1
+                new = links[q] & mine & ~group
+                group |= new
+                frontier |= new
+            left &= ~group
+            best = max(best, group.bit_count())
+    return best
 
 
 def parity_winner(count: int) -> int:
@@ -199,22 +325,60 @@ There are no draws.
             return []
         colour = PLAYER_COLOURS[state.to_move]
         occupied = state.position.occupied
-        row, entries = PLACE_MOVES[colour], ENTER_MOVES[colour]
+        row, sides = PLACE_MOVES[colour], ENTER_MOVES[colour]
         return [row[p] for p in playable_points(occupied)] + \
-            [entries[side] for side in pushes(occupied)]
+            [sides[side] for side, _ in entries(occupied)]
 
     def apply(self, state, move: Move) -> State:
+        position = state.position
+        masks = [0, position.white, position.black, position.red]
         if move.kind == ENTER:
-            position = enter(state.position, move.point, move.direction, move.colour).position
+            toggles = next((t for side, t in entries(position.occupied)
+                            if side == (move.point, move.direction)), None)
+            if toggles is None:           # not a legal push: the shared rule says why
+                return State(enter(position, move.point, move.direction, move.colour).position,
+                             1 - state.to_move, None, move)
+            entered(masks, toggles, move.point, move.colour)
         else:
-            position = state.position.place(move.point, move.colour)
+            masks[move.colour] |= 1 << move.point
+        position = Position.from_masks(masks[1], masks[2], masks[3])
         return State(position, 1 - state.to_move, self.result_after(position, move.point,
                                                                      state.to_move), move)
+
+    def random_playout(self, state, rng: random.Random) -> State:
+        """Same games as the generic loop, on raw masks (the benchmark path): the
+        placements, then the entries, one draw each."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, last = state.position, state.to_move, state.last
+        masks = [0, position.white, position.black, position.red]
+        occ = position.occupied
+        playable = playable_mask(occ)
+        while occ != ALL_MASK:
+            colour = PLAYER_COLOURS[mover]
+            pts, sides = points_in(playable), entries(occ)
+            i = int(rnd() * (len(pts) + len(sides)))
+            if i < len(pts):
+                point = pts[i]
+                masks[colour] |= 1 << point
+                last = PLACE_MOVES[colour][point]
+            else:
+                side, toggles = sides[i - len(pts)]
+                entered(masks, toggles, side[0], colour)
+                last = ENTER_MOVES[colour][side]
+            # Either way one point more is taken: the placement's, or the push's landing.
+            added = (masks[1] | masks[2] | masks[3]) & ~occ
+            playable = playable & ~added | raised(occ, added.bit_length() - 1)
+            occ |= added
+            mover = 1 - mover
+        position = Position.from_masks(masks[1], masks[2], masks[3])
+        return State(position, mover, self.result_after(position, last.point, 1 - mover), last)
 
     def result_after(self, position, point, mover) -> Outcome | None:
         if position.occupied != ALL_MASK:
             return None
-        count, _ = largest_groups(position, self.visible_only)
+        count = largest_when_full(position.white, position.black, self.visible_only)
         winner = parity_winner(count)
         return Outcome((winner,), f"the largest group has {count} balls, "
                        f"{'even' if winner == 0 else 'odd'}")
@@ -258,4 +422,5 @@ There are no draws.
                 f"{left} ball{'s' if left > 1 else ''} to go before the count."]
 
 
-__all__ = ["Spone", "START", "SIDES", "largest_groups", "parity_winner", "pushes"]
+__all__ = ["Spone", "START", "SIDES", "entered", "entries", "largest_groups", "parity_winner",
+           "pushes"]

@@ -18,12 +18,13 @@ last player left wins.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import ALL_MASK, TOUCHING_MASK
-from ..position import COLOUR_NAMES, Position
+from ..geometry import ALL_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK
+from ..position import COLOUR_NAMES, Position, playable_mask
 from ..registry import register
 from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_points
 
@@ -59,13 +60,76 @@ def is_safe(mine: int, p: int) -> bool:
     >>> is_safe(0b11, 3)           # a1 and c1 only: g1 does not even touch them
     True
     """
-    return group_with(mine, p).bit_count() < LIMIT
+    return not unsafe_mask(mine) >> p & 1
+
+
+def unsafe_mask(mine: int) -> int:
+    """The points where a ball would join the groups of ``mine`` into one of four
+    or more (every contact counts): the rules' core, on a colour mask.
+
+    A new ball joins every group it touches, so it is unsafe where the groups
+    it touches hold three balls or more between them. Each group adds its size
+    to the points around it, counted bit-sliced in ``ones``/``twos`` (one bit of
+    the count each), and ``over`` marks the points past three.
+    """
+    ones = twos = over = 0
+    left = mine
+    while left:
+        group = frontier = left & -left
+        around = 0
+        while frontier:
+            q = (frontier & -frontier).bit_length() - 1
+            frontier &= frontier - 1
+            near = TOUCHING_MASK[q]
+            around |= near
+            new = near & mine & ~group
+            group |= new
+            frontier |= new
+        left &= ~group
+        around &= ~mine
+        size = group.bit_count()
+        if size >= LIMIT - 1:             # three already: any ball touching it makes four
+            over |= around
+        elif size == 2:
+            over |= twos & around
+            twos ^= around
+        else:
+            carry = ones & around
+            ones ^= around
+            over |= twos & carry
+            twos ^= carry
+    return over | ones & twos
+
+
+_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
+               for k in range(4))
+
+
+def points_in(mask: int) -> tuple[int, ...]:
+    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
+    low, mid, high, top = _BYTES
+    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
+
+
+#: For each point, the points resting on it with their platforms (mask).
+_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
+
+
+def raised(occupied: int, p: int) -> int:
+    """The points a ball put at ``p`` makes playable: those whose platform it completes
+    (so ``playable & ~(1 << p) | raised(occupied, p)`` is the playable mask after it)."""
+    occupied |= 1 << p
+    out = 0
+    for q, platform in _ABOVE[p]:
+        if occupied & platform == platform:
+            out |= 1 << q
+    return out
 
 
 def safe_points(position: Position, player: int) -> list[int]:
     """The playable points where ``player``'s ball makes no group of four."""
-    mine = position.mask(PLAYER_COLOURS[player])
-    return [p for p in playable_points(position.occupied) if is_safe(mine, p)]
+    unsafe = unsafe_mask(position.mask(PLAYER_COLOURS[player]))
+    return [p for p in playable_points(position.occupied) if not unsafe >> p & 1]
 
 
 def big_groups(position: Position, player: int) -> int:
@@ -207,15 +271,41 @@ are still in).
         return [row[p] for p in (safe or playable_points(position.occupied))]
 
     def apply(self, state, move):
-        mover = state.to_move
-        position = state.position.place(move.point, move.colour)
+        mover, position = state.to_move, state.position
         out = state.out
-        if not is_safe(state.position.mask(move.colour), move.point):
+        if unsafe_mask(position.mask(move.colour)) >> move.point & 1:
             out |= 1 << mover
+        position = position.place(move.point, move.colour)
         to_move = next_in(mover, out)
-        return SpurnState(position, to_move, self._result(position, out), move, out)
+        return SpurnState(position, to_move, self._result(position.occupied, out), move, out)
 
-    def _result(self, position: Position, out: int) -> Outcome | None:
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop, on raw masks (the benchmark path): the safe
+        points in order, or every playable point when none is safe; one draw each."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, out = state.position, state.to_move, state.out
+        masks = [position.white, position.black, position.red]
+        occ = position.occupied
+        playable = playable_mask(occ)
+        while True:
+            unsafe = unsafe_mask(masks[mover])
+            safe = points_in(playable & ~unsafe) or points_in(playable)
+            point = safe[int(rnd() * len(safe))]
+            bit = 1 << point
+            masks[mover] |= bit
+            playable = playable & ~bit | raised(occ, point)
+            occ |= bit
+            if unsafe & bit:
+                out |= 1 << mover
+            last = PLACE_MOVES[PLAYER_COLOURS[mover]][point]
+            mover = next_in(mover, out)
+            if occ == ALL_MASK or out.bit_count() == 2:
+                break
+        return SpurnState(Position.from_masks(*masks), mover, self._result(occ, out), last, out)
+
+    def _result(self, occupied: int, out: int) -> Outcome | None:
         """The outcome once the players of ``out`` are out, or None to go on."""
         left = [p for p in range(3) if not out >> p & 1]
         if len(left) == 1:
@@ -223,7 +313,7 @@ are still in).
             losers = " and ".join(self.player_name(p) for p in range(3) if p != winner)
             return Outcome((winner,), f"{losers} made groups of four; "
                                       f"{self.player_name(winner)} is the last player left")
-        if position.occupied == ALL_MASK:
+        if occupied == ALL_MASK:
             if len(left) == 3:
                 return Outcome((), "the pyramid is complete and nobody is out")
             names = " and ".join(self.player_name(p) for p in left)
@@ -277,8 +367,8 @@ are still in).
                 f"Spurn: {names} balls{who} cannot be reached with "
                 f"{self.player_name(to_move)} to move; players place in turn, White "
                 "first, and skip those who are out")
-        return SpurnState(position, to_move, self._result(position, out), None, out)
+        return SpurnState(position, to_move, self._result(position.occupied, out), None, out)
 
 
 __all__ = ["LIMIT", "Spurn", "SpurnState", "ball_counts", "big_groups", "group_with",
-           "is_safe", "largest", "out_mask", "safe_points"]
+           "is_safe", "largest", "out_mask", "safe_points", "unsafe_mask"]
