@@ -57,6 +57,10 @@ def test_the_variant_plays_to_the_end():
     check_random_games("spoff", seeds=range(3), visible=False)
 
 
+def test_the_fast_playout_plays_the_rules_games_in_the_variant_too():
+    check_playouts("spoff", games=100, visible=False)
+
+
 @given(st.integers(0, 2 ** 32), st.integers(0, 29))
 @settings(max_examples=10, deadline=None)
 def test_all_eight_symmetries_keep_moves_and_results(seed, steps):

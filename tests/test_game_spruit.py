@@ -58,6 +58,11 @@ def test_the_variant_plays_to_the_end():
     check_random_games("spruit", seeds=range(3), must_push=False)
 
 
+def test_the_fast_playout_plays_the_rules_games_with_every_option():
+    check_playouts("spruit", games=100, must_push=False)
+    check_playouts("spruit", games=100, start="RWBW/WBWB/WBWB/BWBR|.../.../...|../..|.")
+
+
 @given(st.integers(0, 2 ** 32), st.integers(0, 28))
 @settings(max_examples=6, deadline=None)
 def test_all_eight_symmetries_keep_moves_and_results(seed, steps):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import ALL_MASK, APEX, COORDS, INTERIOR_MASK, SIZES, points_of
+from ..geometry import ALL_MASK, APEX, COORDS, INTERIOR_MASK, SIZES, SUPPORTED_MASK, points_of
 from ..notation import PASS_MOVE, parse_point
 from ..position import BLACK, RED, WHITE, Position, group_of
 from ..registry import register
@@ -74,14 +74,70 @@ SIDE_PAIRS = _side_masks()
 PAIR_NAMES = ("North-South", "East-West")
 
 
-def connections(position: Position, colour: int) -> list[int]:
-    """For each pair of opposite sides, the colour's chains joining a base on
-    one to a base on the other (0 when none does); contacts as seen from above.
+# -- the rules' core on raw masks ----------------------------------------------------
+#
+# The pyramid is always full and only the thirteen cascade balls change, so a
+# colour's connections depend only on which cascade balls it holds: they are
+# tabled on that (at most 2^13 entries a colour), and a turn is a few mask
+# operations on the cascade balls of each player (the others are white).
 
-    >>> [bool(c) for c in connections(START, RED)]
-    [False, False]
+#: Each player's balls that never move (bases and hidden ball), by player index.
+_FIXED_OF = tuple(START.mask(c) & FIXED for c in PLAYER_COLOURS)
+#: Balls of each player's colour in a full set beyond its fixed balls: the hand
+#: is this minus the player's cascade balls.
+_HAND_OF = tuple(SET_BALLS - m.bit_count() for m in _FIXED_OF)
+
+
+def _spills() -> tuple[tuple[int, dict[int, int]], ...]:
+    """Per point: (its column mask, the column's balls after the point is taken).
+
+    Taking a cascade ball drops the column above it one step towards the
+    corner (:meth:`Position.remove`) and leaves the apex empty; the table maps
+    a mask's part on the column to where those balls go.
     """
-    mine, occupied = position.mask(colour), position.occupied
+    table = []
+    for p in range(APEX + 1):
+        if not SPILLABLE >> p & 1:
+            table.append((0, {}))
+            continue
+        column = [p]
+        while column[-1] != APEX:
+            column.append((SUPPORTED_MASK[column[-1]] & ALL_MASK).bit_length() - 1)
+        mask = sum(1 << q for q in column)
+        moved = {}
+        for sub in range(1 << len(column)):
+            before = sum(1 << q for i, q in enumerate(column) if sub >> i & 1)
+            moved[before] = sum(1 << column[i - 1] for i in range(1, len(column))
+                                if sub >> i & 1)
+        table.append((mask, moved))
+    return tuple(table)
+
+
+_SPILLS = _spills()
+
+
+def spill(cascade: int, p: int) -> int:
+    """A player's cascade balls after the ball at ``p`` is taken (the apex left empty)."""
+    column, moved = _SPILLS[p]
+    return cascade & ~column | moved[cascade & column]
+
+
+_JOINED: tuple[dict[int, int], dict[int, int]] = ({}, {})
+
+
+def joined(player: int, cascade: int) -> int:
+    """Which pairs of opposite sides a player's chains join (bit i: SIDE_PAIRS[i])
+    when they hold these cascade balls; memoised."""
+    code = _JOINED[player].get(cascade)
+    if code is None:
+        mine = _FIXED_OF[player] | cascade
+        found = _chains(mine)
+        code = _JOINED[player][cascade] = (found[0] != 0) | (found[1] != 0) << 1
+    return code
+
+
+def _chains(mine: int, occupied: int = ALL_MASK) -> list[int]:
+    """For each pair of opposite sides, the chains of ``mine`` joining them."""
     found = [0, 0]
     left = mine & BASES
     while left:
@@ -94,12 +150,51 @@ def connections(position: Position, colour: int) -> list[int]:
     return found
 
 
+def connections(position: Position, colour: int) -> list[int]:
+    """For each pair of opposite sides, the colour's chains joining a base on
+    one to a base on the other (0 when none does); contacts as seen from above.
+
+    >>> [bool(c) for c in connections(START, RED)]
+    [False, False]
+    """
+    return _chains(position.mask(colour), position.occupied)
+
+
 def whiten(position: Position, colour: int) -> Position:
     """The position with a colour's cascade balls replaced by white ones."""
     gone = position.mask(colour) & CASCADE
     masks = [0, position.white | gone, position.black, position.red]
     masks[colour] &= ~gone
     return Position.from_masks(masks[1], masks[2], masks[3])
+
+
+def _scored(scores: tuple[int, int], player: int, code: int) -> tuple[int, int]:
+    """The scores once ``player`` has joined the pairs of sides in ``code``."""
+    gained = 1 + (code == 3)
+    return tuple(s + gained * (p == player) for p, s in enumerate(scores))
+
+
+def _made(code: int) -> str:
+    """The connections of ``code`` in words, e.g. 'a connection (North-South)'."""
+    joined_names = [PAIR_NAMES[i] for i in (0, 1) if code >> i & 1]
+    return ("two connections" if code == 3 else "a connection") \
+        + f" ({' and '.join(joined_names)})"
+
+
+def _position(cascade) -> Position:
+    """The full pyramid with each player's cascade balls (the rest of it white)."""
+    red, black = cascade
+    return Position.from_masks(ALL_MASK & ~(_FIXED_OF[0] | _FIXED_OF[1] | red | black),
+                               _FIXED_OF[1] | black, _FIXED_OF[0] | red)
+
+
+_POINTS: dict[int, tuple[int, ...]] = {}
+
+
+def _points(mask: int) -> tuple[int, ...]:
+    """The points of a mask of white spillable balls, memoised (4,096 at most)."""
+    found = _POINTS[mask] = tuple(points_of(mask))
+    return found
 
 
 @dataclass(frozen=True)
@@ -217,35 +312,24 @@ The first player to reach three connections wins.
         return SET_BALLS - position.count(PLAYER_COLOURS[player])
 
     def apply(self, state, move):
-        mover = state.to_move
+        mover, pos = state.to_move, state.position
+        cascade = [pos.red & CASCADE, pos.black & CASCADE]
         if move.kind == "pass":
-            return self._start_turn(SpillwayState(state.position, 1 - mover, None, move,
-                                                  state.scores, state.ply + 1,
-                                                  f"{self.player_name(mover)} passed"))
-        position, _ = state.position.remove(move.point)
-        position = position.place(APEX, PLAYER_COLOURS[mover])
-        scores, ply = state.scores, state.ply + 1
-        position, scores, made = self._check(position, scores, mover)
-        if made:
-            won = self._winner(scores, mover, position)
-            if won:
-                return SpillwayState(position, mover, won, move, scores, ply,
-                                     f"{self.player_name(mover)} made {made}")
-            return SpillwayState(whiten(position, PLAYER_COLOURS[mover]), mover, None, move,
-                                 scores, ply,
-                                 f"{self.player_name(mover)} made {made} and plays again")
-        return self._start_turn(SpillwayState(position, 1 - mover, None, move, scores, ply))
-
-    def _check(self, position, scores, player):
-        """Score a player's connections: (position, scores, what was made or '')."""
-        joined = [PAIR_NAMES[i] for i, c in
-                  enumerate(connections(position, PLAYER_COLOURS[player])) if c]
-        if not joined:
-            return position, scores, ""
-        scores = tuple(s + len(joined) * (p == player) for p, s in enumerate(scores))
-        made = ("two connections" if len(joined) > 1 else "a connection") \
-            + f" ({' and '.join(joined)})"
-        return position, scores, made
+            return self._start_turn(cascade, 1 - mover, state.scores, state.ply + 1, move)
+        cascade = [spill(cascade[0], move.point), spill(cascade[1], move.point)]
+        cascade[mover] |= 1 << APEX
+        code = joined(mover, cascade[mover])
+        if not code:
+            return self._start_turn(cascade, 1 - mover, state.scores, state.ply + 1, move)
+        scores = _scored(state.scores, mover, code)
+        name, made = self.player_name(mover), _made(code)
+        won = self._winner(scores, mover, None)
+        if won:
+            return SpillwayState(_position(cascade), mover, won, move, scores, state.ply + 1,
+                                 f"{name} made {made}")
+        cascade[mover] = 0                    # its cascade balls turn white
+        return SpillwayState(_position(cascade), mover, None, move, scores, state.ply + 1,
+                             f"{name} made {made} and plays again")
 
     def _winner(self, scores, player, position) -> Outcome | None:
         if scores[player] >= TARGET:
@@ -253,22 +337,72 @@ The first player to reach three connections wins.
                            f"{scores[player]} connections", scores=tuple(map(float, scores)))
         return None
 
-    def _start_turn(self, state):
-        """The new mover's connections are found at the start of the turn."""
-        player = state.to_move
-        position, scores, made = self._check(state.position, state.scores, player)
-        note = ""
-        if made:
-            won = self._winner(scores, player, position)
-            if won:
-                return dataclasses.replace(state, scores=scores, result=won,
-                                           note=f"{self.player_name(player)} found {made}")
-            position = whiten(position, PLAYER_COLOURS[player])
-            note = f"{self.player_name(player)} found {made} at the start of the turn"
-        state = dataclasses.replace(state, position=position, scores=scores, note=note)
-        if not position.white & SPILLABLE:
-            return dataclasses.replace(state, result=self._stalled(scores))
-        return state
+    def _start_turn(self, cascade, player, scores, ply, move):
+        """The state once ``player`` begins a turn: their connections, made by the
+        opponent's spill, are found first (cascade: each player's cascade balls)."""
+        code, note, result = joined(player, cascade[player]), "", None
+        if code:
+            scores = _scored(scores, player, code)
+            name, made = self.player_name(player), _made(code)
+            result = self._winner(scores, player, None)
+            if result:
+                note = f"{name} found {made}"
+            else:
+                cascade[player] = 0
+                note = f"{name} found {made} at the start of the turn"
+        if result is None and not SPILLABLE & ~(cascade[0] | cascade[1]):
+            result = self._stalled(scores)
+        return SpillwayState(_position(cascade), player, result, move, scores, ply, note)
+
+    def random_playout(self, state, rng):
+        """Same games as the generic loop (the same draws over the same moves), on
+        each player's cascade balls."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        cascade = [pos.red & CASCADE, pos.black & CASCADE]
+        mover, scores, ply = state.to_move, list(state.scores), state.ply
+        known = _JOINED
+        while True:
+            before = (cascade[:], mover, tuple(scores), ply)
+            ply += 1
+            if _HAND_OF[mover] == cascade[mover].bit_count():
+                rnd()                                   # the draw over the one pass
+                move = PASS_MOVE
+            else:
+                whites = SPILLABLE & ~(cascade[0] | cascade[1])
+                choice = _POINTS.get(whites) or _points(whites)
+                p = choice[int(rnd() * len(choice))]
+                move = REMOVE_MOVES[p]
+                column, moved = _SPILLS[p]
+                cascade[0] = cascade[0] & ~column | moved[cascade[0] & column]
+                cascade[1] = cascade[1] & ~column | moved[cascade[1] & column]
+                mine = cascade[mover] = cascade[mover] | 1 << APEX
+                code = known[mover].get(mine)
+                if code is None:
+                    code = joined(mover, mine)
+                if code:                                # scored: the mover plays again
+                    scores[mover] += 1 + (code == 3)
+                    if scores[mover] >= TARGET:
+                        break
+                    cascade[mover] = 0
+                    continue
+            mover ^= 1                                  # the opponent's turn starts
+            code = known[mover].get(cascade[mover])
+            if code is None:
+                code = joined(mover, cascade[mover])
+            if code:
+                scores[mover] += 1 + (code == 3)
+                if scores[mover] >= TARGET:
+                    break
+                cascade[mover] = 0
+            if not SPILLABLE & ~(cascade[0] | cascade[1]):
+                break
+        # The game ended in the last action: apply plays it again, and writes the
+        # outcome and the note as the rules do.
+        cascade, mover, scores, ply = before
+        return self.apply(SpillwayState(_position(cascade), mover, None, None, scores, ply),
+                          move)
 
     def _stalled(self, scores) -> Outcome:
         why = "no white cascade ball is left to take"

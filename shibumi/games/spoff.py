@@ -23,13 +23,15 @@ True
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import ALL_MASK, NUM_POINTS, SUPPORTED_MASK, points_of
+from ..geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, NUM_POINTS, SUPPORTED_MASK,
+                        TOUCHING_MASK, points_of)
 from ..notation import Move, point_name
-from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, group_of
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
 from .placement import REMOVE_MOVES
 
@@ -40,46 +42,187 @@ PER_COLOUR = 10
 DEALS = {c: Move.choose(c) for c in COLOURS}
 
 
+# -- the rules' core on raw masks ----------------------------------------------------
+#
+# Which contacts join balls, and which balls are pinned, depend only on the
+# balls above the board (hidden balls lie under level 2 or the apex; the
+# overpasses that cut contacts lie on levels 1 and 2; a pinned ball holds up
+# two balls of the level above).  So both are tabled once per occupancy of
+# levels 1 to 3 (``occupied >> 16``), and a group is a flood fill over the
+# table's neighbour masks.
+
+_UPPER = 16                      # the first point above the board
+def _thirds() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The points of every 10-bit mask, shifted to each third of the 30 points."""
+    tables = []
+    for shift in (0, 10, 20):
+        table = [()] * 1024
+        for m in range(1, 1024):
+            low = m & -m
+            table[m] = (shift + low.bit_length() - 1,) + table[m ^ low]
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_THIRDS = _thirds()
+
+
+def _points(mask: int) -> tuple[int, ...]:
+    """The points of a mask in increasing order, by table (the playout's hot path)."""
+    return _THIRDS[0][mask & 1023] + _THIRDS[1][mask >> 10 & 1023] + _THIRDS[2][mask >> 20]
+
+
+#: The contacts that two balls passing over them can cut: (a, b, overpass mask).
+_CUTTABLE = tuple((a, b, over) for a, b, over in CONTACTS if over)
+
+
+def _links(upper: int, visible: bool) -> tuple[int, ...]:
+    """Per point, the points its ball is joined to when those points hold balls.
+
+    ``upper`` is the occupancy above the board (``occupied >> 16``).  Seen from
+    above, a hidden ball joins nothing, and a contact crossed by two balls
+    passing over it joins nothing; physically every contact joins.
+    """
+    if not visible:
+        return TOUCHING_MASK
+    occupied = upper << _UPPER
+    links = list(TOUCHING_MASK)
+    for a, b, over in _CUTTABLE:
+        if occupied & over == over:
+            links[a] &= ~(1 << b)
+            links[b] &= ~(1 << a)
+    hidden = 0
+    for p in INTERIOR:
+        if occupied >> COVER[p] & 1:
+            hidden |= 1 << p
+            links[p] = 0
+    if hidden:
+        links = [m & ~hidden for m in links]
+    return tuple(links)
+
+
+def _pinned(upper: int) -> int:
+    """The points whose ball, if any, holds up two or more balls of ``upper``."""
+    occupied = upper << _UPPER
+    mask = 0
+    for p in range(NUM_POINTS):
+        above = occupied & SUPPORTED_MASK[p]
+        if above & (above - 1):
+            mask |= 1 << p
+    return mask
+
+
+#: Per ``visible`` flag: (links per point, pinned mask) by occupancy above the board.
+_TABLES: dict[bool, dict[int, tuple[tuple[int, ...], int]]] = {True: {}, False: {}}
+
+
+def tables(occupied: int, visible: bool = True) -> tuple[tuple[int, ...], int]:
+    """(links per point, pinned mask) for an occupancy: see :func:`_links`, memoised
+    on the balls above the board (a few thousand occupancies at most)."""
+    upper = occupied >> _UPPER
+    found = _TABLES[visible].get(upper)
+    if found is None:
+        found = _TABLES[visible][upper] = (_links(upper, visible), _pinned(upper))
+    return found
+
+
+def flood(seed: int, mine: int, links: tuple[int, ...]) -> int:
+    """The group of the balls ``seed`` within ``mine``, joined through ``links``."""
+    group = todo = seed
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        new = links[low.bit_length() - 1] & mine & ~group
+        group |= new
+        todo |= new
+    return group
+
+
+def turn_options(colours, occupied: int, links, pinned: int) -> tuple[int, list[int]]:
+    """The balls that can start a turn, from colour masks: movable, and with a
+    movable ball of their colour in another group.  Also, per colour, one group
+    holding some of its movable balls (0 where the colour offers no pair), so
+    that a ball's partners are often found without a second flood.
+
+    The movable balls of a colour either all lie in one group (none has a
+    partner) or in two or more (each has one), so one flood per colour decides.
+    """
+    movable = occupied & ~pinned
+    out, groups = 0, [0, 0, 0]
+    for c in range(3):
+        mine = colours[c]
+        free = movable & mine
+        if free & (free - 1):
+            group = flood(free & -free, mine, links)
+            if free & ~group:
+                out |= free
+                groups[c] = group
+    return out, groups
+
+
+def starts(colours, occupied: int, links, pinned: int) -> int:
+    """The balls that can start a turn (see :func:`turn_options`)."""
+    return turn_options(colours, occupied, links, pinned)[0]
+
+
+def lift(masks: list[int], occupied: int, p: int) -> tuple[int, int]:
+    """Take the ball at ``p`` out of ``masks`` (one mask per colour, changed in
+    place); the column above drops one place.  Returns the new occupancy and
+    the column (the points whose balls dropped, each into the one below it)."""
+    bit = 1 << p
+    masks[0 if masks[0] & bit else 1 if masks[1] & bit else 2] ^= bit
+    gap, column = p, 0
+    above = SUPPORTED_MASK[p] & occupied
+    while above:
+        # A movable ball holds up at most one ball, and so does each ball of
+        # its column: the drops form a single column.
+        q = above.bit_length() - 1
+        high = 1 << q
+        masks[0 if masks[0] & high else 1 if masks[1] & high else 2] ^= high | 1 << gap
+        column |= high
+        gap = q
+        above = SUPPORTED_MASK[q] & occupied
+    return occupied & ~(1 << gap), column
+
+
+def follow_column(mask: int, p: int, column: int) -> int:
+    """Where the balls of ``mask`` stand after lifting ``p`` dropped ``column``."""
+    gap, moved = p, mask & ~column
+    for q in _points(column):
+        if mask >> q & 1:
+            moved |= 1 << gap
+        gap = q
+    return moved
+
+
 def movable_mask(occupied: int) -> int:
     """Balls that can be lifted out: those with at most one ball resting on them.
 
     (A ball under two or more is pinned.  A hidden ball is always pinned, as the
     ball two levels above it stands on four balls that all rest on it.)
     """
-    mask = 0
-    for p in points_of(occupied):
-        above = occupied & SUPPORTED_MASK[p]
-        if not above & (above - 1):
-            mask |= 1 << p
-    return mask
+    return occupied & ~tables(occupied)[1]
+
+
+def _colours(position: Position) -> tuple[int, int, int]:
+    return position.white, position.black, position.red
 
 
 def partners(position: Position, p: int, visible: bool = True) -> int:
     """Movable balls that may be removed together with the ball at ``p``:
     the same colour, and outside the group of ``p`` (visible contacts only,
     unless ``visible`` is False)."""
-    colour = position.colour_at(p)
-    mine = position.mask(colour)
-    group = group_of(p, mine, position.occupied, visible)
-    return movable_mask(position.occupied) & mine & ~group
+    occupied = position.occupied
+    links, pinned = tables(occupied, visible)
+    mine = next((m for m in _colours(position) if m >> p & 1), 0)
+    return occupied & ~pinned & mine & ~flood(1 << p, mine, links)
 
 
 def first_removals(position: Position, visible: bool = True) -> int:
     """Mask of the balls that can start a turn: movable and with a partner."""
     occupied = position.occupied
-    movable = movable_mask(occupied)
-    out = 0
-    for colour in COLOURS:
-        mine = position.mask(colour)
-        candidates = movable & mine
-        while candidates:
-            low = candidates & -candidates
-            group = group_of(low.bit_length() - 1, mine, occupied, visible)
-            if movable & mine & ~group:
-                # Every movable ball of this group has a partner outside it.
-                out |= movable & group
-            candidates &= ~group
-    return out
+    links, pinned = tables(occupied, visible)
+    return starts(_colours(position), occupied, links, pinned)
 
 
 def follow(mask: int, drops) -> int:
@@ -153,6 +296,47 @@ def clearance(position: Position, visible: bool = True,
 def clearable(position: Position, visible: bool = True, limit: int = 2_000_000) -> bool:
     """Whether some sequence of turns clears the pyramid (see :func:`clearance`)."""
     return clearance(position, visible, limit) is not None
+
+
+def _deal_odds() -> tuple[tuple[tuple[float, int], ...], ...]:
+    """For each count of balls left per colour (index ``121 * white + 11 * black +
+    red``), the chance draw's running totals and colour indices, summed exactly
+    as ``Game.sample_chance`` sums ``chance_outcomes``."""
+    table = []
+    for left in itertools.product(range(PER_COLOUR + 1), repeat=3):
+        total, acc, row = sum(left), 0.0, []
+        for c, n in enumerate(left):
+            if n:
+                acc += n / total
+                row.append((acc, c))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_DEAL_ODDS = _deal_odds()
+#: How the index of ``_DEAL_ODDS`` moves when a ball of each colour is dealt.
+_INDEX_STEP = (121, 11, 1)
+
+
+def _deal(masks: list[int], occupied: int, rnd, visible: bool) -> tuple[int, Move]:
+    """Finish a deal on colour masks (changed in place) with the chance draws of
+    the rules, dealing again while the pyramid offers no pair.  Returns the
+    occupancy and the last deal action."""
+    odds, step = _DEAL_ODDS, _INDEX_STEP
+    while True:
+        left = [PER_COLOUR - m.bit_count() for m in masks]
+        index = 121 * left[0] + 11 * left[1] + left[2]
+        for n in range(occupied.bit_count(), NUM_POINTS):
+            r = rnd()
+            for acc, c in odds[index]:
+                if r < acc:
+                    break          # else the last colour, as sample_chance falls back
+            masks[c] |= 1 << n
+            index -= step[c]
+        if starts(masks, ALL_MASK, *tables(ALL_MASK, visible)):
+            return ALL_MASK, DEALS[COLOURS[c]]
+        masks[:] = [0, 0, 0]
+        occupied = 0
 
 
 @dataclass(frozen=True)
@@ -311,13 +495,14 @@ the second naming the ball where it stands after the first removal.
             mask = first_removals(state.position, self.visible)
         else:
             mask = self.second_removals(state)
-        return [REMOVE_MOVES[p] for p in points_of(mask)]
+        return [REMOVE_MOVES[p] for p in _points(mask)]
 
     def second_removals(self, state) -> int:
         """Where the partners of the first ball of the turn now stand."""
-        start = state.start
-        _, drops = start.remove(state.removed)
-        return follow(partners(start, state.removed, self.visible), drops)
+        start, p = state.start, state.removed
+        masks = list(_colours(start))
+        _, column = lift(masks, start.occupied, p)
+        return follow_column(partners(start, p, self.visible), p, column)
 
     def apply(self, state, move):
         if move.kind == "choose":
@@ -327,7 +512,9 @@ the second naming the ball where it stands after the first removal.
             if not first_removals(position, self.visible):
                 return SpoffState(Position.empty(), 0, None, move)     # deal again
             return SpoffState(position, 0, None, move, False)
-        lifted, _ = state.position.remove(move.point)
+        masks = list(_colours(state.position))
+        lift(masks, state.position.occupied, move.point)
+        lifted = Position.from_masks(*masks)
         if state.removed < 0:
             return SpoffState(lifted, 0, None, move, False, move.point, state.position)
         return self.settle(SpoffState(lifted, 0, None, move, False))
@@ -338,6 +525,44 @@ the second naming the ball where it stands after the first removal.
                 and not first_removals(state.position, self.visible):
             return dataclasses.replace(state, result=_outcome(state.position))
         return state
+
+    # -- the playout on raw masks ------------------------------------------------------
+    def random_playout(self, state, rng):
+        """Same games as the generic loop (the same draws over the same moves), on
+        colour masks: the deal, the rest of a turn in progress, then whole turns."""
+        if state.result is not None:
+            return state
+        rnd, visible = rng.random, self.visible
+        masks = list(_colours(state.position))
+        occupied, last = state.position.occupied, state.last
+        if state.dealing:
+            occupied, last = _deal(masks, occupied, rnd, visible)
+        elif state.removed >= 0:
+            second = _points(self.second_removals(state))
+            q = second[int(rnd() * len(second))]
+            occupied, _ = lift(masks, occupied, q)
+            last = REMOVE_MOVES[q]
+        known = _TABLES[visible]
+        while True:
+            upper = occupied >> _UPPER
+            links, pinned = known.get(upper) or tables(occupied, visible)
+            first, groups = turn_options(masks, occupied, links, pinned)
+            if not first:
+                position = Position.from_masks(*masks)
+                return SpoffState(position, 0, _outcome(position), last, False)
+            choice = _points(first)
+            p = choice[int(rnd() * len(choice))]
+            bit = 1 << p
+            c = 0 if masks[0] & bit else 1 if masks[1] & bit else 2
+            group = groups[c] if groups[c] & bit else flood(bit, masks[c], links)
+            partner = occupied & ~pinned & masks[c] & ~group
+            occupied, column = lift(masks, occupied, p)
+            if column:
+                partner = follow_column(partner, p, column)
+            choice = _points(partner)
+            q = choice[int(rnd() * len(choice))]
+            occupied, _ = lift(masks, occupied, q)
+            last = REMOVE_MOVES[q]
 
     def transform_state(self, state, perm):
         state = super().transform_state(state, perm)

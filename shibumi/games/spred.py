@@ -28,11 +28,12 @@ from functools import lru_cache
 
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import ALL_MASK, CONTACTS, point_at, points_of, sloped_runs, transform_mask
+from ..geometry import (ALL_MASK, CONTACTS, SUPPORTED_MASK, point_at, points_of, sloped_runs,
+                        transform_mask)
 from ..notation import Move, parse_point, point_name
-from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
 from ..registry import register
-from .placement import PLACE_MOVES, REMOVE_MOVES, playable_bits
+from .placement import PLACE_MOVES, REMOVE_MOVES, playable_bits, playable_points
 
 PLAYER_COLOURS = (WHITE, BLACK)
 RED_STOCK = 8
@@ -69,6 +70,88 @@ RUN_MASKS = frozenset(sum(1 << p for p in line[i:j]) for line, _ in STRAIGHT_LIN
                       for i in range(len(line)) for j in range(i + 3, len(line) + 1))
 
 
+#: The overpass masks that can cut a contact of a straight line, each once.
+_OVERS = tuple(sorted({o for _, overs in STRAIGHT_LINES for o in overs if o}))
+
+
+def _line_runs(line: tuple[int, ...], overs: tuple[int, ...]):
+    """The runs of three or more points of a line, longest first, each as
+    (mask, bit i set when the run has a contact that ``_OVERS[i]`` cuts)."""
+    runs = []
+    for size in range(len(line), 2, -1):
+        for i in range(len(line) - size + 1):
+            runs.append((sum(1 << p for p in line[i:i + size]),
+                         sum(1 << _OVERS.index(o) for o in overs[i:i + size - 1] if o)))
+    return tuple(runs)
+
+
+_RUNS = tuple(_line_runs(line, overs) for line, overs in STRAIGHT_LINES)
+
+
+def _core_counts() -> tuple[tuple[int, ...], ...]:
+    """Tables that count, for a mask, how many of each line's second and third
+    points it holds (every run of three or more holds both): two bits per line,
+    line i at bits 2i and 2i + 1, one table per 10-bit third of the mask."""
+    per_point = [0] * 30
+    for i, (line, _) in enumerate(STRAIGHT_LINES):
+        for p in line[1:3]:
+            per_point[p] += 1 << 2 * i
+    tables = []
+    for shift in (0, 10, 20):
+        table = [0] * 1024
+        for v in range(1, 1024):
+            low = v & -v
+            table[v] = table[v ^ low] + per_point[shift + low.bit_length() - 1]
+        tables.append(tuple(table))
+    return tuple(tables)
+
+
+_CORE_COUNTS = _core_counts()
+#: The high bit of each line's two-bit count: set when both core points are held.
+_BOTH = sum(2 << 2 * i for i in range(len(STRAIGHT_LINES)))
+_OPEN: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def open_runs(occupied: int) -> tuple[tuple[int, ...], ...]:
+    """Per straight line, its runs in view (no hidden point, no contact cut by an
+    overpass), longest first.
+
+    Hidden points and cut contacts depend only on the balls above the board, so
+    the table is memoised on them (a few thousand entries at most).
+    """
+    key = occupied >> 16
+    found = _OPEN.get(key)
+    if found is None:
+        hidden = hidden_mask(occupied)
+        cut = sum(1 << i for i, o in enumerate(_OVERS) if occupied & o == o)
+        found = _OPEN[key] = tuple(
+            tuple(mask for mask, crossed in line if not mask & hidden and not crossed & cut)
+            for line in _RUNS)
+    return found
+
+
+def line_masks(mine: int, occupied: int) -> list[int]:
+    """The lines of the balls ``mine``: on each straight line, its longest run of
+    three or more of them, each in view and joined to the next by a contact in
+    view.  (On a line of four, two runs of three that both hold make the run
+    of four, which is tried first.)"""
+    counts = _CORE_COUNTS
+    both = (counts[0][mine & 1023] + counts[1][mine >> 10 & 1023]
+            + counts[2][mine >> 20]) & _BOTH
+    if not both:
+        return []
+    runs_of = _OPEN.get(occupied >> 16) or open_runs(occupied)
+    found = []
+    while both:
+        low = both & -both
+        both ^= low
+        for run in runs_of[(low.bit_length() >> 1) - 1]:
+            if mine & run == run:
+                found.append(run)
+                break
+    return found
+
+
 def lines_of(position: Position, colour: int) -> list[int]:
     """Masks of the lines of a colour: longest runs of three or more balls along a
     straight line, each in view and joined to the next by a contact in view.
@@ -77,45 +160,70 @@ def lines_of(position: Position, colour: int) -> list[int]:
     >>> [' '.join(point_name(p) for p in points_of(m)) for m in lines_of(pos, BLACK)]
     ['a1 c1 e1 g1']
     """
-    occupied = position.occupied
-    mine = position.mask(colour) & ~position.hidden()
-    found = []
-    for line, overs in STRAIGHT_LINES:
-        run = []
-        for i, p in enumerate(line):
-            cut = i and overs[i - 1] and occupied & overs[i - 1] == overs[i - 1]
-            if not mine >> p & 1 or cut:
-                if len(run) >= 3:
-                    found.append(sum(1 << q for q in run))
-                run = [p] if mine >> p & 1 else []
-            else:
-                run.append(p)
-        if len(run) >= 3:
-            found.append(sum(1 << q for q in run))
-    return found
+    return line_masks(position.mask(colour), position.occupied)
 
 
 def lift(occupied: int, balls: int, p: int) -> tuple[int, int]:
     """Occupancy and the line's balls (``balls``, followed as they drop) after
-    taking away the ball at p."""
-    after, drops = Position.from_masks(occupied).remove(p)
+    taking away the ball at p (as :meth:`Position.remove` drops its column)."""
     balls &= ~(1 << p)
-    for source, gap in drops:               # lowest first: each gap was just emptied
-        if balls >> source & 1:
-            balls ^= 1 << source | 1 << gap
-    return after.occupied, balls
+    gap, above = p, SUPPORTED_MASK[p] & occupied
+    while above:
+        # Below a ball that is not pinned, one ball at most rests on each gap.
+        q = above.bit_length() - 1
+        if balls >> q & 1:
+            balls ^= 1 << q | 1 << gap
+        gap, above = q, SUPPORTED_MASK[q] & occupied
+    return occupied & ~(1 << gap), balls
 
 
-@lru_cache(maxsize=1 << 16)
+def take(masks: list[int], occupied: int, p: int, balls: int = 0) -> tuple[int, int]:
+    """Take the ball at p out of colour masks (changed in place); its column drops.
+    Returns the new occupancy and ``balls`` followed as they drop (see :func:`lift`)."""
+    bit = 1 << p
+    masks[0 if masks[0] & bit else 1 if masks[1] & bit else 2] ^= bit
+    balls &= ~bit
+    gap, above = p, SUPPORTED_MASK[p] & occupied
+    while above:
+        q = above.bit_length() - 1
+        high = 1 << q
+        masks[0 if masks[0] & high else 1 if masks[1] & high else 2] ^= high | 1 << gap
+        if balls & high:
+            balls ^= high | 1 << gap
+        gap, above = q, SUPPORTED_MASK[q] & occupied
+    return occupied & ~(1 << gap), balls
+
+
+def _pinned_among(occupied: int, balls: int) -> bool:
+    """Whether a ball of ``balls`` has two or more balls resting on it."""
+    while balls:
+        low = balls & -balls
+        above = SUPPORTED_MASK[low.bit_length() - 1] & occupied
+        if above & (above - 1):
+            return True
+        balls ^= low
+    return False
+
+
 def most_removable(occupied: int, balls: int) -> int:
     """The most balls of ``balls`` that can be taken away one after another.
 
     Only balls that are not pinned can go, and taking one drops the balls
-    above it, which can free a ball that was pinned: the order matters.
+    above it, which can free a ball that was pinned: the order matters.  A
+    removal only empties a point, so it never pins a ball: when none of the
+    balls is pinned, all of them can go.
     """
-    best, pos = 0, Position.from_masks(occupied)
+    if not _pinned_among(occupied, balls):
+        return balls.bit_count()
+    return _most_removable(occupied, balls)
+
+
+@lru_cache(maxsize=1 << 16)
+def _most_removable(occupied: int, balls: int) -> int:
+    best = 0
     for p in points_of(balls):
-        if not pos.is_pinned(p):
+        above = SUPPORTED_MASK[p] & occupied
+        if not above & (above - 1):
             best = max(best, 1 + most_removable(*lift(occupied, balls, p)))
             if best == balls.bit_count():
                 break
@@ -124,11 +232,52 @@ def most_removable(occupied: int, balls: int) -> int:
 
 def best_removals(occupied: int, balls: int) -> int:
     """Mask of the balls whose removal now keeps the most removable in reach."""
-    goal, pos, out = most_removable(occupied, balls), Position.from_masks(occupied), 0
+    if not _pinned_among(occupied, balls):
+        return balls                     # every ball can go, in any order
+    goal, out = _most_removable(occupied, balls), 0
     for p in points_of(balls):
-        if not pos.is_pinned(p) and 1 + most_removable(*lift(occupied, balls, p)) == goal:
+        above = SUPPORTED_MASK[p] & occupied
+        if not above & (above - 1) and 1 + most_removable(*lift(occupied, balls, p)) == goal:
             out |= 1 << p
     return out if goal else 0
+
+
+def _nth_point(mask: int, k: int) -> int:
+    """The point of the k-th lowest bit of a mask (k from 0)."""
+    for _ in range(k):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def _lines_to_clear(mine: int, occupied: int) -> tuple[tuple[int, int], ...]:
+    """The lines the mover must clear after placing (``(points, balls)``, sorted):
+    their lines from which a ball can be taken."""
+    found = line_masks(mine, occupied)
+    if not found:
+        return ()
+    return tuple(sorted((m, m) for m in found if most_removable(occupied, m)))
+
+
+def _clearing_options(occupied: int, lines) -> tuple[int, int, list[int]]:
+    """While clearing: (balls that may be taken, points for the red ball, each
+    line's best removals)."""
+    removals, spots, bests = 0, 0, []
+    for points, balls in lines:
+        best = best_removals(occupied, balls)
+        bests.append(best)
+        if best:
+            removals |= best
+        else:
+            playable = playable_bits(occupied)
+            spots |= playable & points or playable
+    return removals, spots, bests
+
+
+def _after_removal(occupied: int, lines, p: int, bests) -> tuple[tuple[int, int], ...]:
+    """The lines still being cleared once the ball at p is taken (``bests``: each
+    line's best removals before): those it was a best removal of, followed."""
+    return tuple(sorted((points, lift(occupied, balls, p)[1])
+                        for (points, balls), best in zip(lines, bests) if best >> p & 1))
 
 
 @dataclass(frozen=True)
@@ -254,13 +403,8 @@ draw.
         occupied = state.position.occupied
         if not state.lines:
             row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
-            return [row[p] for p in points_of(playable_bits(occupied))]
-        removals, reds = 0, 0
-        for points, balls in state.lines:
-            if most_removable(occupied, balls):
-                removals |= best_removals(occupied, balls)
-            else:
-                reds |= self.red_points(occupied, points)
+            return [row[p] for p in playable_points(occupied)]
+        removals, reds, _ = _clearing_options(occupied, state.lines)
         return [REMOVE_MOVES[p] for p in points_of(removals)] + \
                [PLACE_MOVES[RED][p] for p in points_of(reds)]
 
@@ -271,35 +415,36 @@ draw.
         return playable & points or playable
 
     def apply(self, state, move: Move):
-        ply, mover = state.ply + 1, state.to_move
+        ply, mover, pos = state.ply + 1, state.to_move, state.position
+        masks = [pos.white, pos.black, pos.red]
         if move.kind == "remove":
-            occupied = state.position.occupied
-            position, _ = state.position.remove(move.point)
-            lines = tuple(sorted(
-                (points, lift(occupied, balls, move.point)[1])
-                for points, balls in state.lines
-                if best_removals(occupied, balls) >> move.point & 1))
-            return dataclasses.replace(state, position=position, last=move, ply=ply,
-                                       lines=lines)
-        position = state.position.place(move.point, move.colour)
+            occupied = pos.occupied
+            lines = _after_removal(occupied, state.lines, move.point,
+                                   [best_removals(occupied, balls) for _, balls in state.lines])
+            take(masks, occupied, move.point)
+            return SpredState(Position.from_masks(*masks), mover, None, move, ply, state.reds,
+                              lines)
+        position = pos.place(move.point, move.colour)
         if move.colour == RED:
             reds = list(state.reds)
             reds[mover] -= 1
             return self._next_turn(position, mover, move, ply, tuple(reds))
-        lines = tuple(sorted((m, m) for m in lines_of(position, move.colour)
-                             if most_removable(position.occupied, m)))
+        lines = _lines_to_clear(position.mask(move.colour), position.occupied)
         if lines:
             return SpredState(position, mover, None, move, ply, state.reds, lines)
         return self._next_turn(position, mover, move, ply, state.reds)
 
     def _next_turn(self, position, mover, move, ply, reds) -> SpredState:
-        state = SpredState(position, 1 - mover, None, move, ply, reds)
-        return dataclasses.replace(state, result=self._result(state))
+        return SpredState(position, 1 - mover, self._end(reds, (), position.occupied), move,
+                          ply, reds)
 
     def _result(self, state) -> Outcome | None:
         """The end: a player without red balls, or a full pyramid at a turn's start."""
-        reds = state.reds
-        if min(reds) > 0 and (state.lines or state.position.occupied != ALL_MASK):
+        return self._end(state.reds, state.lines, state.position.occupied)
+
+    def _end(self, reds, lines, occupied) -> Outcome | None:
+        """The outcome with these red balls in hand, lines to clear and occupancy."""
+        if min(reds) > 0 and (lines or occupied != ALL_MASK):
             return None
         why = ("the pyramid is full" if min(reds) > 0
                else f"{self.player_name(reds.index(0))} has placed every red ball")
@@ -310,6 +455,70 @@ draw.
         return Outcome((winner,), f"{why}; {self.player_name(winner)} holds fewer red "
                                   f"balls ({reds[winner]} to {reds[1 - winner]})",
                        scores, ((winner,), (1 - winner,)))
+
+    def random_playout(self, state, rng):
+        """Same games as the generic loop (the same draws over the same moves), on
+        colour masks; the state is built once, at the end."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [pos.white, pos.black, pos.red]
+        occupied, mover, ply = pos.occupied, state.to_move, state.ply
+        reds, lines, last = list(state.reds), state.lines, state.last
+        low, middle, high = _CORE_COUNTS
+        rows = tuple(PLACE_MOVES[c] for c in PLAYER_COLOURS)
+        while True:
+            ply += 1
+            if not lines:                               # a placement of the mover's colour
+                choice = playable_points(occupied)
+                p = choice[int(rnd() * len(choice))]
+                mine = masks[mover] = masks[mover] | 1 << p
+                occupied |= 1 << p
+                last = rows[mover][p]
+                # line_masks' first test, inline: no line without a core held.
+                if (low[mine & 1023] + middle[mine >> 10 & 1023] + high[mine >> 20]) & _BOTH:
+                    lines = _lines_to_clear(mine, occupied)
+                    if lines:
+                        continue
+                mover ^= 1
+                if occupied == ALL_MASK:
+                    break
+                continue
+            if len(lines) == 1:                         # the usual case, in short
+                points, balls = lines[0]
+                removals = best_removals(occupied, balls)
+                if removals:
+                    k = int(rnd() * removals.bit_count())
+                    for _ in range(k):
+                        removals &= removals - 1
+                    p = (removals & -removals).bit_length() - 1
+                    occupied, balls = take(masks, occupied, p, balls)
+                    lines = ((points, balls),)
+                    last = REMOVE_MOVES[p]
+                    continue
+                playable = playable_bits(occupied)
+                spots = playable & points or playable
+                k = int(rnd() * spots.bit_count())
+            else:
+                removals, spots, bests = _clearing_options(occupied, lines)
+                k = int(rnd() * (removals.bit_count() + spots.bit_count()))
+                if k < removals.bit_count():            # a ball of a line goes
+                    p = _nth_point(removals, k)
+                    lines = _after_removal(occupied, lines, p, bests)
+                    occupied = take(masks, occupied, p)[0]
+                    last = REMOVE_MOVES[p]
+                    continue
+            p = _nth_point(spots, k - removals.bit_count())     # the red ball ends the turn
+            masks[2] |= 1 << p
+            occupied |= 1 << p
+            last, lines = PLACE_MOVES[RED][p], ()
+            reds[mover] -= 1
+            mover ^= 1
+            if not reds[mover ^ 1] or occupied == ALL_MASK:
+                break
+        reds = tuple(reds)
+        return SpredState(Position.from_masks(*masks), mover, self._end(reds, (), occupied),
+                          last, ply, reds)
 
     # -- text ------------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -36,7 +36,7 @@ from math import comb
 
 from ..errors import IllegalMoveError, NotationError, ShibumiError, shown
 from ..game import TERMINAL, Game, GameInfo, Outcome, State, read_fields
-from ..geometry import APEX, LINE_MASKS, LINES_THROUGH, NUM_POINTS
+from ..geometry import ALL_MASK, APEX, LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..notation import PASS, PASS_MOVE, Move
 from ..position import BLACK, COLOUR_NAMES, EMPTY, RED, WHITE, Position, hidden_mask
 from ..registry import register
@@ -118,14 +118,44 @@ def placement_win(position: Position, point: int, player: int) -> str | None:
     >>> placement_win(Position('WWWW/..../..../....|.../.../...|../..|.'), 15, 0)
     'White completed a line'
     """
-    name = COLOUR_NAMES[OWN[player]].capitalize()
-    mine = position.mask(OWN[player])
-    if line_of(mine, point):
-        return f"{name} completed a line"
-    if visible_counts(position)[player] >= NINE:
-        return f"{name} has {NINE} visible balls"
+    return win_after(position.mask(OWN[player]), position.occupied, point, player)
+
+
+#: The reasons of a win by placement, per player: a line, nine balls, the apex.
+_WHY = tuple((f"{name} completed a line", f"{name} has {NINE} visible balls",
+              f"{name} placed the apex")
+             for name in (COLOUR_NAMES[c].capitalize() for c in OWN))
+
+
+def win_after(mine: int, occupied: int, point: int, player: int) -> str | None:
+    """:func:`placement_win` on masks: ``mine`` the player's balls, the new one at
+    ``point`` among them."""
+    for line in LINES_THROUGH[point]:
+        if mine & line == line:
+            return _WHY[player][0]
+    if (mine & ~hidden_mask(occupied)).bit_count() >= NINE:
+        return _WHY[player][1]
     if point == APEX:
-        return f"{name} placed the apex"
+        return _WHY[player][2]
+    return None
+
+
+def hiding_moves(player: int, own: int, red: int, fists: tuple[int, ...]) -> list[Move]:
+    """What ``player`` may put in the next fist with ``own`` and ``red`` balls left:
+    a ball of either kind, or nothing (an empty fist beside a ball; or, with
+    no balls at all and no fist filled, the pass of a player out of balls)."""
+    moves = ([HIDE[OWN[player]]] if own else []) + ([HIDE[RED]] if red else [])
+    if not fists or fists[0] != EMPTY:
+        moves.append(PASS_MOVE)
+    return moves
+
+
+def end_of_turn(position: Position, reserves) -> Outcome | None:
+    """The count at the end of a turn, if the points or both reserves have run out."""
+    if position.occupied == ALL_MASK:
+        return count_result(position, "the pyramid is full")
+    if not any(map(sum, reserves)):
+        return count_result(position, "both reserves are empty")
     return None
 
 
@@ -335,65 +365,118 @@ visible red balls wins. Otherwise the game is a draw.
             return list(FIST)
         if state.reserves[mover] is None:     # an observation of the opponent's turn
             return []
-        own, red = state.reserves[mover]
-        moves = ([HIDE[OWN[mover]]] if own else []) + ([HIDE[RED]] if red else [])
-        if not state.fists or state.fists[0] != EMPTY:
-            moves.append(PASS_MOVE)   # an empty fist beside a ball; or no balls at all
-        return moves
+        return hiding_moves(mover, *state.reserves[mover], state.fists)
 
     def apply(self, state: SpringeState, move: Move) -> SpringeState:
         """The state after a legal move (checked by :class:`Match`)."""
         mover = self.current_player(state)
         if mover == TERMINAL:
             raise IllegalMoveError("Springe: the game is over")
-        after = dataclasses.replace(state, last=move, actions=state.actions + 1)
         if state.shown:
-            return self._placed(after, move)
+            return self._placed(state, move)
         if len(state.fists) == 2:
-            return self._picked(after, FIST.index(move))
-        if move.kind == PASS and not state.fists and not sum(state.reserves[mover]):
-            return self._turn_over(dataclasses.replace(
-                after, out=_replace(state.out, mover, True)), mover)
+            return self._picked(state, move)
+        s = state
+        if move.kind == PASS and not s.fists and not sum(s.reserves[mover]):
+            return self._turn_over(s, mover, move, s.position, s.reserves, s.reds, s.bag,
+                                   _replace(s.out, mover, True))
         colour = EMPTY if move.kind == PASS else move.colour
-        own, red = state.reserves[mover]
+        own, red = s.reserves[mover]
         left = (own - (colour == OWN[mover]), red - (colour == RED))
-        fists = state.fists + (colour,)
-        return dataclasses.replace(after, reserves=_replace(state.reserves, mover, left),
-                                   fists=fists, to_move=1 - mover if len(fists) == 2 else mover)
+        fists = s.fists + (colour,)
+        return SpringeState(s.position, 1 - mover if len(fists) == 2 else mover, None, move,
+                            _replace(s.reserves, mover, left), fists, 0, s.reds, s.bag, s.out,
+                            s.actions + 1)
 
-    def _picked(self, state: SpringeState, index: int) -> SpringeState:
+    def _picked(self, s: SpringeState, move: Move) -> SpringeState:
         """The fist picked is opened; the other goes into the bag unopened."""
-        hider = 1 - state.to_move
-        colour = state.fists[index]
-        sure, maybe = state.bag[hider]
-        bag = (sure, maybe + 1) if colour else (sure + 1, maybe)
-        state = dataclasses.replace(
-            state, to_move=hider, fists=(), shown=colour, bag=_replace(state.bag, hider, bag),
-            reds=_replace(state.reds, hider, state.reds[hider] + (colour == RED)))
-        return state if colour else self._turn_over(state, hider)
+        hider = 1 - s.to_move
+        colour = s.fists[FIST.index(move)]
+        sure, maybe = s.bag[hider]
+        bag = _replace(s.bag, hider, (sure, maybe + 1) if colour else (sure + 1, maybe))
+        reds = _replace(s.reds, hider, s.reds[hider] + (colour == RED))
+        if not colour:
+            return self._turn_over(s, hider, move, s.position, s.reserves, reds, bag, s.out)
+        return SpringeState(s.position, hider, None, move, s.reserves, (), colour, reds, bag,
+                            s.out, s.actions + 1)
 
-    def _placed(self, state: SpringeState, move: Move) -> SpringeState:
-        hider, colour = state.to_move, state.shown
-        position = state.position.place(move.point, colour)
-        state = dataclasses.replace(state, position=position, shown=0)
+    def _placed(self, s: SpringeState, move: Move) -> SpringeState:
+        hider, colour = s.to_move, s.shown
+        position = s.position.place(move.point, colour)
         if colour == OWN[hider]:
             why = placement_win(position, move.point, hider)
             if why:
-                return dataclasses.replace(state, to_move=1 - hider, result=Outcome(
-                    (hider,), why, ranking=((hider,), (1 - hider,))))
-        return self._turn_over(state, hider)
+                return SpringeState(position, 1 - hider, Outcome(
+                    (hider,), why, ranking=((hider,), (1 - hider,))), move, s.reserves, (),
+                    0, s.reds, s.bag, s.out, s.actions + 1)
+        return self._turn_over(s, hider, move, position, s.reserves, s.reds, s.bag, s.out)
 
     @staticmethod
-    def _turn_over(state: SpringeState, hider: int) -> SpringeState:
-        """The opponent's turn next, unless the balls or the points have run out."""
-        state = dataclasses.replace(state, to_move=1 - hider, fists=(), shown=0)
-        if state.position.occupied.bit_count() == NUM_POINTS:
-            return dataclasses.replace(state, result=count_result(
-                state.position, "the pyramid is full"))
-        if not any(map(sum, state.reserves)):
-            return dataclasses.replace(state, result=count_result(
-                state.position, "both reserves are empty"))
-        return state
+    def _turn_over(s: SpringeState, hider: int, move: Move, position, reserves, reds, bag,
+                   out) -> SpringeState:
+        """The opponent's turn next, unless the balls or the points have run out
+        (``s`` the state before ``move``, the other arguments its changed fields)."""
+        return SpringeState(position, 1 - hider, end_of_turn(position, reserves), move,
+                            reserves, (), 0, reds, bag, out, s.actions + 1)
+
+    def random_playout(self, state: SpringeState, rng: random.Random) -> SpringeState:
+        """Same games as the generic loop (the same draws over the same moves): the
+        turn on plain ints and colour masks, the state built once at the end."""
+        if state.result is not None or None in state.reserves:
+            return super().random_playout(state, rng)
+        rnd, pos = rng.random, state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        occupied, to_move, last, actions = pos.occupied, state.to_move, state.last, state.actions
+        reserves = [list(r) for r in state.reserves]
+        fists, shown = state.fists, state.shown
+        reds, bag, out = list(state.reds), [list(b) for b in state.bag], list(state.out)
+        result = None
+        while result is None:
+            actions += 1
+            if shown:                               # the hider places the ball picked
+                choice = playable_points(occupied)
+                p = choice[int(rnd() * len(choice))]
+                masks[shown] |= 1 << p
+                occupied |= 1 << p
+                last = PLACE_MOVES[shown][p]
+                hider, colour, shown = to_move, shown, 0
+                to_move = 1 - hider
+                if colour == OWN[hider]:
+                    why = win_after(masks[colour], occupied, p, hider)
+                    if why:
+                        result = Outcome((hider,), why, ranking=((hider,), (1 - hider,)))
+                        break
+            elif len(fists) == 2:                   # the opponent picks a fist
+                k = int(rnd() * 2)
+                last, hider, colour = FIST[k], 1 - to_move, fists[k]
+                # Into the bag unopened: (sure, maybe) to hold a ball; beside an
+                # empty fist picked, the other surely held one.
+                bag[hider][colour != EMPTY] += 1
+                reds[hider] += colour == RED
+                fists, to_move, shown = (), hider, colour
+                if colour:
+                    continue
+                to_move = 1 - hider
+            else:                                   # a fist filled, or a pass
+                own, red = reserves[to_move]
+                moves = hiding_moves(to_move, own, red, fists)
+                last = moves[int(rnd() * len(moves))]
+                if last.kind == PASS and not fists and not own + red:
+                    out[to_move] = True
+                    to_move = 1 - to_move
+                else:
+                    colour = EMPTY if last.kind == PASS else last.colour
+                    reserves[to_move] = [own - (colour == OWN[to_move]), red - (colour == RED)]
+                    fists += (colour,)
+                    if len(fists) == 2:
+                        to_move = 1 - to_move
+                    continue
+            # The turn is over: the opponent's turn, unless something ran out.
+            if occupied == ALL_MASK or not any(map(sum, reserves)):
+                result = end_of_turn(Position.from_masks(*masks[1:]), reserves)
+        return SpringeState(Position.from_masks(*masks[1:]), to_move, result, last,
+                            tuple(map(tuple, reserves)), fists, shown, tuple(reds),
+                            tuple(map(tuple, bag)), tuple(out), actions)
 
     def secret_move(self, state: SpringeState, move: Move) -> str | None:
         """Filling a fist is secret: the opponent hears only which fist was closed."""

@@ -23,19 +23,21 @@ scored on its visible groups.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError, UnknownGameError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (ALL_MASK, BOARD_MASK, EXTERIOR_MASK, LEVEL, LEVEL_MASK, NUM_POINTS,
                         point_at, points_of)
-from ..mechanics import enter
+from ..mechanics import STEP
 from ..notation import Move, point_name
 from ..position import (BLACK, COLOUR_LETTERS, COLOUR_NAMES, EMPTY, RED, WHITE, Position,
-                        linked)
+                        hidden_mask)
 from ..registry import register
 from .placement import PLACE_MOVES
 from .splush import ENTRY_SIDES
+from .spoff import flood, tables
 
 COLOURS = (WHITE, BLACK, RED)
 #: Balls of each colour in the bag at the start.
@@ -83,13 +85,26 @@ def building(occupied: int) -> int:
 
 def touches_own(position: Position, p: int) -> bool:
     """Whether the ball at p is in visible contact with a ball of its colour."""
-    return bool(linked(p, position.occupied) & position.mask(position.colour_at(p)))
+    mine = next((m for m in (position.white, position.black, position.red) if m >> p & 1), 0)
+    return bool(tables(position.occupied)[0][p] & mine)
+
+
+def visible_groups(mine: int, occupied: int) -> list[int]:
+    """The visible groups of the balls ``mine`` (hidden balls join none), lowest first."""
+    links = tables(occupied)[0]
+    left, found = mine & ~hidden_mask(occupied), []
+    while left:
+        group = flood(left & -left, mine, links)
+        found.append(group)
+        left &= ~group
+    return found
 
 
 def colour_score(position: Position, colour: int) -> tuple[int, list[int]]:
     """A colour's score and its visible group sizes, largest first: the product of
     the sizes when there are several groups, minus the size of a lone group."""
-    sizes = sorted((g.bit_count() for g in position.groups(colour)), reverse=True)
+    sizes = sorted((g.bit_count() for g in visible_groups(position.mask(colour),
+                                                           position.occupied)), reverse=True)
     if len(sizes) == 1:
         return -sizes[0], sizes
     product = 1
@@ -100,7 +115,7 @@ def colour_score(position: Position, colour: int) -> tuple[int, list[int]]:
 
 def red_path(position: Position) -> int:
     """The visible red group joining two opposite board corners, or 0."""
-    for group in position.groups(RED):
+    for group in visible_groups(position.red, position.occupied):
         if any(group & pair == pair for pair in CORNER_PAIRS):
             return group
     return 0
@@ -122,6 +137,87 @@ def score_text(position: Position) -> str:
                      else f"{COLOUR_NAMES[colour]} one group of {sizes[0] if sizes else 0} "
                           f"= {value}")
     return ", ".join(parts)
+
+
+# -- the rules' core on raw masks ----------------------------------------------------
+#
+# Where a ball can go in depends only on which points are taken (levels fill
+# in order, the level below the one being filled is full, and nothing rests on
+# a pushed ball), so the ways in are tabled once per occupancy: a few hundred.
+
+def ways_in(occupied: int, must_push: bool) -> tuple:
+    """Every way to put a ball in, in the order of ``legal_moves``: on an edge
+    point of an empty level, else pushed in from a side.  Each is a tuple
+    ``(point, moves by colour index, pushes, filled bit, touching)``: ``pushes``
+    are the (from, to) steps of the pushed balls, the front ball first;
+    ``filled`` the point that was empty (the entry point, or where the front
+    ball stops); ``touching`` the points the new ball then touches visibly."""
+    key = (occupied, must_push)
+    found = _WAYS.get(key)
+    if found is None:
+        found = _WAYS[key] = _ways_in(occupied, must_push)
+    return found
+
+
+_WAYS: dict[tuple[int, bool], tuple] = {}
+
+
+def _ways_in(occupied: int, must_push: bool) -> tuple:
+    level = building(occupied)
+    if not occupied & LEVEL_MASK[level]:
+        return tuple(_way(occupied, p, tuple(PLACE_MOVES[c][p] for c in COLOURS), (), p)
+                     for p in points_of(EDGE_MASK[level]))
+    found = []
+    for point, d in SIDES[level]:
+        moves = tuple(ENTER_MOVES[c][point, d] for c in COLOURS)
+        if not occupied >> point & 1:
+            if not must_push:
+                found.append(_way(occupied, point, moves, (), point))
+            continue                     # it would come in without pushing
+        run, q = [], point
+        while q is not None and occupied >> q & 1:
+            run.append(q)
+            q = STEP[d][q]
+        if q is None:                    # a ball would be pushed off
+            continue
+        # The level below is full, so the front ball stops on the next point.
+        pushes = tuple(zip(reversed(run), reversed(run[1:] + [q])))
+        found.append(_way(occupied, point, moves, pushes, q))
+    return tuple(found)
+
+
+def _way(occupied: int, point: int, moves, pushes, filled: int) -> tuple:
+    after = occupied | 1 << filled
+    return point, moves, pushes, 1 << filled, tables(after)[0][point] & after
+
+
+def push_in(masks: list[int], entry, colour: int) -> None:
+    """Put a ball of colour index ``colour`` in by ``entry`` (masks changed in place)."""
+    for source, target in entry[2]:
+        bit = 1 << source
+        masks[0 if masks[0] & bit else 1 if masks[1] & bit else 2] ^= bit | 1 << target
+    masks[colour] |= 1 << entry[0]
+
+
+def _bag_odds() -> tuple:
+    """For each count of balls left in the bag (index ``36 * white + 6 * black +
+    red``), the draw's running totals and colour indices, summed exactly as
+    ``Game.sample_chance`` sums ``chance_outcomes``."""
+    table = []
+    for left in itertools.product(range(BAG + 1), repeat=3):
+        total, acc, row = sum(left), 0.0, []
+        for c, n in enumerate(left):
+            if n:
+                acc += n / total
+                row.append((acc, c))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_ODDS = _bag_odds()
+#: How the index of ``_ODDS`` moves when a ball of each colour is drawn.
+_INDEX_STEP = (36, 6, 1)
+_DRAW_BY_INDEX = tuple(DRAWS[c] for c in COLOURS)
 
 
 def bag_left(position: Position, drawn: int = EMPTY) -> tuple[int, int, int]:
@@ -296,48 +392,80 @@ Aim for the highest score.
     def placements(self, position: Position, colour: int) -> list[Move]:
         """Every way to put a ball of ``colour`` in: on an edge point of an empty
         level, else pushed in from a side."""
-        level = building(position.occupied)
-        if not position.occupied & LEVEL_MASK[level]:
-            return [PLACE_MOVES[colour][p] for p in points_of(EDGE_MASK[level])]
-        found = []
-        for point, d in SIDES[level]:
-            if self.must_push and not position.occupied >> point & 1:
-                continue                     # it would come in without pushing
-            try:
-                enter(position, point, d, colour)
-            except IllegalMoveError:         # a ball would be pushed off
-                continue
-            found.append(ENTER_MOVES[colour][point, d])
-        return found
+        index = COLOURS.index(colour)
+        return [way[1][index] for way in ways_in(position.occupied, self.must_push)]
 
     def apply(self, state, move):
         if move.kind == "choose":
             return self.settle(SpruitState(state.position, 0, None, move, move.colour))
-        if move.kind == "place":
-            position = state.position.place(move.point, move.colour)
-        else:
-            position = enter(state.position, move.point, move.direction, move.colour).position
-        lost = -1
-        if move.colour != RED and not touches_own(position, move.point):
-            lost = move.point
-        return self.settle(SpruitState(position, 0, None, move, EMPTY, lost))
+        pos = state.position
+        index = COLOURS.index(move.colour)
+        way = next((w for w in ways_in(pos.occupied, self.must_push) if w[1][index] == move),
+                   None)
+        if way is None:
+            raise IllegalMoveError(f"{move.text()} cannot be played here")
+        masks = [pos.white, pos.black, pos.red]
+        push_in(masks, way, index)
+        lost = move.point if move.colour != RED and not way[4] & masks[index] else -1
+        return self.settle(SpruitState(Position.from_masks(*masks), 0, None, move, EMPTY, lost))
 
     def settle(self, state):
         if state.result is not None:
             return state
-        pos = state.position
-        if state.lost >= 0:
-            colour = COLOUR_NAMES[pos.colour_at(state.lost)]
-            return dataclasses.replace(state, result=SpruitOutcome(
-                (), f"lost: the {colour} ball brought in touches no {colour} ball"))
+        result = self._result(state.position, state.drawn, state.lost)
+        return state if result is None else dataclasses.replace(state, result=result)
+
+    def _result(self, pos: Position, drawn: int, lost: int) -> SpruitOutcome | None:
+        """The outcome of a state with these fields, or None while the game goes on."""
+        if lost >= 0:
+            colour = COLOUR_NAMES[pos.colour_at(lost)]
+            return SpruitOutcome((), f"lost: the {colour} ball brought in touches no "
+                                     f"{colour} ball")
         if pos.occupied == ALL_MASK:
             score = sum(score_parts(pos))
-            return dataclasses.replace(state, result=SpruitOutcome(
-                (0,), f"score {score}: {score_text(pos)}", (float(score),)))
-        if state.drawn != EMPTY and not self.placements(pos, state.drawn):
-            return dataclasses.replace(state, result=SpruitOutcome(
-                (), f"lost: the {COLOUR_NAMES[state.drawn]} ball drawn cannot be put in"))
-        return state
+            return SpruitOutcome((0,), f"score {score}: {score_text(pos)}", (float(score),))
+        if drawn != EMPTY and not ways_in(pos.occupied, self.must_push):
+            return SpruitOutcome((), f"lost: the {COLOUR_NAMES[drawn]} ball drawn cannot be "
+                                     "put in")
+        return None
+
+    def random_playout(self, state, rng):
+        """Same games as the generic loop (the same draws over the same moves), on
+        colour masks and the tabled ways in; the state is built at the end."""
+        if state.result is not None:
+            return state
+        rnd, must_push, ways_of = rng.random, self.must_push, _WAYS
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]
+        occupied, last, drawn, lost = pos.occupied, state.last, state.drawn, -1
+        added = [m.bit_count() - n for m, n in zip(masks, ON_BOARD)]
+        index = 36 * (BAG - added[0]) + 6 * (BAG - added[1]) + BAG - added[2]
+        if drawn != EMPTY:
+            index -= _INDEX_STEP[COLOURS.index(drawn)]
+        while True:
+            if drawn == EMPTY:
+                r = rnd()
+                for acc, c in _ODDS[index]:
+                    if r < acc:
+                        break
+                index -= _INDEX_STEP[c]
+                last, drawn = _DRAW_BY_INDEX[c], COLOURS[c]
+            else:
+                c = COLOURS.index(drawn)
+            ways = ways_of.get((occupied, must_push)) or ways_in(occupied, must_push)
+            if not ways:
+                break
+            way = ways[int(rnd() * len(ways))]
+            push_in(masks, way, c)
+            occupied |= way[3]
+            last, drawn = way[1][c], EMPTY
+            if c != 2 and not way[4] & masks[c]:
+                lost = way[0]
+                break
+            if occupied == ALL_MASK:
+                break
+        position = Position.from_masks(*masks)
+        return SpruitState(position, 0, self._result(position, drawn, lost), last, drawn, lost)
 
     def winning_points(self, state) -> int:
         """The red path of a complete pyramid, when it has one."""
