@@ -52,6 +52,13 @@ def test_conformance():
     check_playouts("spargo", games=60, players=3, cycle="ko")
 
 
+@pytest.mark.parametrize("params", [{"cycle": "ko"}, {"players": 3},
+                                    {"supply": 9, "turn_limit": 40},
+                                    {"players": 3, "cycle": "ko", "supply": 30}])
+def test_playouts_under_every_parameter(params):
+    check_playouts("spargo", games=40, **params)
+
+
 def test_declaration_and_parameters():
     game = load("spargo")
     info = game.info

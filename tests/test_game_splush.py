@@ -7,8 +7,9 @@ from conformance import check_playouts, check_random_games
 from conftest import random_position
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.splush import ENTRY_SIDES, START, fast_enter, fast_remove
-from shibumi.geometry import APEX, SYMMETRIES, point_at, points_of
+from shibumi.games.splush import (ENTRY_SIDES, START, entered, fast_enter, fast_remove,
+                                   lift, tables_for)
+from shibumi.geometry import APEX, SUPPORTED_MASK, SYMMETRIES, point_at, points_of
 from shibumi.mechanics import enter
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, WHITE, Position, hidden_mask
@@ -31,8 +32,9 @@ def texts(moves):
     return sorted(m.text() for m in moves)
 
 
-@pytest.mark.parametrize("params", [{"levels": 1}, {"levels": 2}, {"cycle": "ko"},
-                                    {"cycle": "none"}])
+@pytest.mark.parametrize("params", [{"levels": 1}, {"levels": 2}, {"levels": 3},
+                                    {"cycle": "ko"}, {"cycle": "none"},
+                                    {"cycle": "ko", "levels": 3, "turn_limit": 12}])
 def test_variants_play_to_the_end(params):
     check_random_games("splush", seeds=range(8), **params)
     check_playouts("splush", games=40, **params)
@@ -387,6 +389,32 @@ def test_fast_entries_and_removals_match_the_mechanics(seed, balls):
         lifted, drops = pos.remove(p)
         assert Position.from_masks(w, b) == lifted
         assert dropped == sum(1 << to for _, to in drops)
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_memoised_move_tables_match_the_fast_helpers(seed, balls):
+    # The tables the rules and the playouts read: entries in side order, and
+    # each lift with the entries left after it.
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    w, b, occ = pos.white, pos.black, pos.occupied
+    tables = tables_for(ENTRY_SIDES)
+    for colour in (WHITE, BLACK):
+        expected = [((p, d), fast_enter(w, b, p, d, colour)) for p, d in ENTRY_SIDES]
+        assert [((e[0], e[1]), entered(w, b, e, colour)) for e in tables.entries(occ)] == \
+            [(side, new) for side, new in expected if new is not None]
+    for p in points_of(occ):
+        if pos.is_pinned(p):
+            continue
+        lift_path, cands, emptied = tables.lifting(occ, p)
+        lw, lb, dropped = fast_remove(w, b, p)
+        assert lift(w, b, lift_path) == (lw, lb)
+        assert emptied == occ & ~(lw | lb)
+        banned = 0
+        for q in points_of(dropped):          # no entry onto a ball that dropped
+            banned |= SUPPORTED_MASK[q]
+        assert [(e[0], e[1]) for e in cands] == [
+            (q, d) for q, d in ENTRY_SIDES if not banned >> q & 1
+            and fast_enter(lw, lb, q, d, WHITE) is not None]
 
 
 # -- perft ---------------------------------------------------------------------------------------

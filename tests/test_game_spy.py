@@ -8,11 +8,13 @@ from hypothesis import given, settings, strategies as st
 
 from conformance import (check_honest_ai, check_playouts,
                          check_random_games, check_symmetries)
+from conftest import random_position
 from reference import ALL, ABOVE, cells_of, open_points
 from shibumi import SIMULTANEOUS, IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.game import CHANCE
-from shibumi.games.spy import ROUND_LIMIT, START, draw_code, score
+from shibumi.games.spy import (ROUND_LIMIT, START, carried, draw_code, playable_fast,
+                               random_change, score)
 from shibumi.geometry import INTERIOR_MASK, SYMMETRIES
 from shibumi.notation import parse_point, point_name, transform_move
 from shibumi.position import RED, Position
@@ -79,6 +81,28 @@ def test_random_games():
 
 def test_playouts():
     check_playouts("spy", games=30)
+    for players in (4, 6):
+        check_playouts("spy", games=15, players=players)
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_the_fast_board_helpers_match_the_position(seed, balls):
+    # The playout's shifts give the playable points, the loaded and the pinned
+    # balls as Position does, and its draw walks the choices in legal order.
+    pos = random_position(seed, balls)
+    occ = pos.occupied
+    assert playable_fast(occ) == pos.playable()
+    covered, pinned = carried(occ)
+    assert covered == sum(1 << p for p in range(30) if pos.supported_balls(p))
+    assert pinned == sum(1 << p for p in range(30) if pos.is_pinned(p))
+    state = dataclasses.replace(GAME.initial_state(), boards=(pos, START))
+    if occ == (1 << 30) - 1 or max(pos.count(c) for c in (1, 2, 3)) > 16:
+        return
+    moves = GAME.legal_moves(state, 1)
+    for i, move in enumerate(moves):
+        after = random_change(pos.white, pos.black, pos.red, (i + 0.5) / len(moves))
+        expected = GAME.move_board(pos, move)
+        assert after == (expected.white, expected.black, expected.red)
 
 
 def test_honest_ai():

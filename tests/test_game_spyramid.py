@@ -11,7 +11,7 @@ from conftest import random_position
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
 from shibumi.games.spyramid import (BOOK_UPRIGHT, INVERTED, PYRAMID_SETS, ROTATED,
-                                    UPRIGHT)
+                                    UPRIGHT, count_moves, nth_relocation, occupancy_info)
 from shibumi.geometry import LEVEL, point_at, points_of
 from shibumi.mechanics import relocations
 from shibumi.notation import point_name
@@ -29,7 +29,8 @@ def names(mask):
 
 
 @pytest.mark.parametrize("params", [{"rotated": True}, {"pyramids": "designer"},
-                                    {"pyramids": "book"}])
+                                    {"pyramids": "book"},
+                                    {"pyramids": "book", "rotated": True, "move_limit": 40}])
 def test_variants_play_to_the_end(params):
     check_random_games("spyramid", seeds=range(8), **params)
     check_playouts("spyramid", games=40, **params)
@@ -254,6 +255,20 @@ def test_relocations_match_the_mechanics(seed, balls):
     assert ours == theirs
     for m in GAME._moves(pos, 0)[:5]:
         GAME.apply(s, m)
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_move_counts_and_indexing_match_the_move_list(seed, balls):
+    # The playout counts the moves of an occupancy without listing them and
+    # finds the k-th relocation directly: both agree with the legal moves.
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    info = occupancy_info(pos.occupied)
+    for player, mine in enumerate((pos.white, pos.black)):
+        moves = GAME._moves(pos, player)
+        relocations = [(m.point, m.target) for m in moves if m.kind == "move"]
+        places = len(moves) - len(relocations)
+        assert count_moves(mine, info) == (places, len(relocations))
+        assert [nth_relocation(k, mine, info) for k in range(len(relocations))] == relocations
 
 
 # -- perft -----------------------------------------------------------------------------------

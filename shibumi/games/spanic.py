@@ -122,6 +122,22 @@ def room_for(position: Position, colour: int, supply=None) -> int:
     return best(position.white, position.black, position.red, tuple(supply))
 
 
+def _draw(bag, r: float) -> int:
+    """The colour drawn from ``bag`` (counts of white, black, red) for the number
+    ``r``: ``Game.sample_chance`` over :meth:`Spanic.chance_outcomes`, summed in the
+    same order so that the floating-point bounds are the same."""
+    total = bag[0] + bag[1] + bag[2]
+    acc, colour = 0.0, WHITE
+    for c in COLOURS:
+        k = bag[c - 1]
+        if k:
+            colour = c
+            acc += k / total
+            if r < acc:
+                return c
+    return colour
+
+
 @dataclass(frozen=True)
 class SpanicState(State):
     """A Spanic state: the board, whose turn, and every hand.
@@ -387,19 +403,21 @@ Source: the Shibumi Rule Book v1.1 (2012), game by Néstor Romeral Andrés,
         masks = [0, state.position.white, state.position.black, state.position.red]
         hands = [list(h[:3]) for h in state.hands]
         mover, passes, actions = state.to_move, state.passes, state.actions
+        rnd = rng.random
+        last = state.last
         dealt = self.dealt(state)
-        if dealt < sum(BAG):                 # the rest of the deal: the bag shuffled
-            balls = [c for c, k in zip(COLOURS, self.bag(state)) for _ in range(k)]
-            rng.shuffle(balls)
-            for c in balls:
+        if dealt < sum(BAG):                 # the rest of the deal, ball by ball
+            bag = list(self.bag(state))
+            while dealt < sum(BAG):
+                c = _draw(bag, rnd())
+                bag[c - 1] -= 1
+                last = DRAWS[c]
                 if dealt < self.dealt_to_hands:
                     hands[dealt % n][c - 1] += 1
                 else:
                     occupied = masks[1] | masks[2] | masks[3]
                     masks[c] |= 1 << next(p for p in SPARE_HOLES if not occupied >> p & 1)
                 dealt += 1
-        rnd = rng.random
-        last = None
         while True:
             hand = hands[mover]
             playable = playable_bits(masks[1] | masks[2] | masks[3])

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State, replace
-from ..geometry import (BOARD_MASK, CONTACTS, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORTED_MASK,
-                        points_of)
+from ..geometry import (BOARD_MASK, CONTACTS, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK,
+                        SUPPORTED_MASK, points_of)
 from ..mechanics import KO, SUPERKO
 from ..notation import Move, point_name, transform_move
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
@@ -73,23 +73,81 @@ def beside_empty_holes(occupied: int) -> int:
 #: The contacts that an overpass can cut: (a, b, overpass mask), 16 of them.
 _CUTTABLE = tuple((a, b, over) for a, b, over in CONTACTS if over)
 _LINKS: dict[int, tuple[int, tuple[int, ...]]] = {}
-_LINKS_LIMIT = 20_000          # about 1 kB each
 
 
 def _links(occupied: int) -> tuple[int, tuple[int, ...]]:
-    """(hidden balls, each point's neighbours over contacts that are not cut),
-    memoised on the occupancy (few occupancies are stable)."""
-    found = _LINKS.get(occupied)
+    """(hidden balls, each point's neighbours over contacts that are not cut).
+
+    Both depend only on the balls above the board (the overpasses, and the
+    balls two levels up that hide), so they are memoised on those 14 bits: at
+    most 16,384 entries, and few are stable."""
+    key = occupied >> 16
+    found = _LINKS.get(key)
     if found is None:
-        if len(_LINKS) > _LINKS_LIMIT:
-            _LINKS.clear()
         near = list(_PLAIN)
         for a, b, over in _CUTTABLE:
             if occupied & over != over:
                 near[a] |= 1 << b
                 near[b] |= 1 << a
-        found = _LINKS[occupied] = (hidden_mask(occupied), tuple(near))
+        found = _LINKS[key] = (hidden_mask(occupied), tuple(near))
     return found
+
+
+def _crossings(x: int) -> tuple[tuple[int, int], ...]:
+    """For a point of level 1: (neighbour bit, board contact) for each neighbour
+    on level 1 whose contact with a ball at x would cut a board contact (the
+    two board balls' bits)."""
+    return tuple((over & ~(1 << x), 1 << a | 1 << b) for a, b, over in _CUTTABLE
+                 if over >> x & 1)
+
+
+#: _crossings of each point of level 1 (indexed by point; empty elsewhere).
+_CROSSINGS = tuple(_crossings(x) if 16 <= x < 25 else () for x in range(NUM_POINTS))
+#: The balls a ball at x on level 1 would touch: the four under it and its
+#: neighbours on level 1 (nothing can cut or hide these while x is empty).
+_TOUCHED = tuple(SUPPORT_MASK[x] | sum(1 << q for q in FLAT_NEIGHBOURS[x])
+                 if 16 <= x < 25 else 0 for x in range(NUM_POINTS))
+
+
+def beside(holes: int) -> int:
+    """Board holes beside any of the board holes of a mask."""
+    holes &= BOARD_MASK
+    return ((holes << 1) & ~_LEFT_FILE | (holes >> 1) & ~_RIGHT_FILE
+            | (holes << 4) | (holes >> 4)) & BOARD_MASK
+
+
+def liberties(mine: int, occupied: int) -> tuple[int, int, int, dict]:
+    """``(atari, safe, alive, last)`` for the balls ``mine`` of one colour.
+
+    ``atari`` is the last freedom of each group that has only one, and ``last``
+    maps each such freedom (a bit) to the groups it is the last of; ``safe`` is
+    the balls of the groups with two or more; ``alive`` the balls of the groups
+    with any.  The freedoms of a group are the empty holes beside its board
+    balls; a hidden ball is a group of its own, without freedom (a zombie, as
+    is any group without freedom left on a settled pyramid)."""
+    hidden, near = _links(occupied)
+    mine &= ~hidden
+    empty = ~occupied & BOARD_MASK
+    atari = safe = alive = 0
+    last = {}
+    while mine:
+        group = frontier = mine & -mine
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            new = near[low.bit_length() - 1] & mine & ~group
+            group |= new
+            frontier |= new
+        mine &= ~group
+        free = beside(group) & empty
+        if free:
+            alive |= group
+            if free & (free - 1):
+                safe |= group
+            else:
+                atari |= free
+                last[free] = last.get(free, 0) | group
+    return atari, safe, alive, last
 
 
 def with_freedom(mine: int, occupied: int) -> int:
@@ -109,25 +167,6 @@ def with_freedom(mine: int, occupied: int) -> int:
         found |= new
         frontier |= new
     return found
-
-
-def _cut_off(p: int, mine: int, occupied: int) -> int:
-    """The group of the ball at p (in ``mine``) if it has no freedom, else 0."""
-    hidden, near = _links(occupied)
-    if hidden >> p & 1:
-        return 1 << p
-    seen = mine & ~hidden
-    free = beside_empty_holes(occupied)
-    group = frontier = 1 << p
-    while frontier:
-        if group & free:
-            return 0
-        low = frontier & -frontier
-        frontier ^= low
-        new = near[low.bit_length() - 1] & seen & ~group
-        group |= new
-        frontier |= new
-    return 0 if group & free else group
 
 
 def capture_round(masks: list[int], sides) -> int:
@@ -184,39 +223,97 @@ def placements(masks: tuple[int, int, int], mover: int, players: int) -> tuple:
 
     Returns ``(point, masks after the captures)`` pairs: the placed ball must
     still be on the pyramid, with a freedom, once the captures are over.
-    Memoised (a game meets the same positions again and again).
+    Memoised (a search meets the same positions again and again).
     """
     key = (masks, mover, players)
     found = _OUTCOMES.get(key)
     if found is None:
         if len(_OUTCOMES) > _OUTCOMES_LIMIT:
             _OUTCOMES.clear()
-        found = []
-        occupied = masks[0] | masks[1] | masks[2]
-        enemies = [masks[c] for c in range(players) if c != mover]
-        quiet = not any(m & ~with_freedom(m, occupied) for m in masks if m)
-        for p in playable_points(occupied):
-            bit = 1 << p
-            if p < 16 and quiet:
-                # No zombie anywhere and a ball on the board, which cuts and hides
-                # nothing: only the enemy groups beside the hole and the new ball's
-                # own group can lose their freedom. If none of them does, nothing
-                # is taken.
-                after_occupied = occupied | bit
-                if not any(_cut_off(q, mine, after_occupied)
-                           for mine in enemies
-                           for q in points_of(_HOLE_NEIGHBOURS[p] & mine)):
-                    if not _cut_off(p, masks[mover] | bit, after_occupied):
-                        after = list(masks)
-                        after[mover] |= bit
-                        found.append((p, tuple(after)))
-                    continue
-            after = list(masks)
-            after[mover] |= bit
-            resolve(after, mover, players)
-            if after[mover] & bit:
-                found.append((p, tuple(after)))
-        found = _OUTCOMES[key] = tuple(found)
+        found = _OUTCOMES[key] = tuple(fresh_placements(masks, mover, players))
+    return found
+
+
+def _cuts_nothing(x: int, masks, occupied: int) -> bool:
+    """Whether a ball at ``x`` (on level 1) cuts no contact between two balls of
+    one colour."""
+    for neighbour, pair in _CROSSINGS[x]:
+        if occupied & neighbour and (masks[0] & pair == pair or masks[1] & pair == pair
+                                     or masks[2] & pair == pair):
+            return False
+    return True
+
+
+def _free_standing(balls: int, occupied: int) -> bool:
+    """Whether ``balls`` are all board balls with nothing resting on them."""
+    if balls & ~BOARD_MASK:
+        return False
+    while balls:
+        low = balls & -balls
+        balls ^= low
+        if SUPPORTED_MASK[low.bit_length() - 1] & occupied:
+            return False
+    return True
+
+
+def fresh_placements(masks: tuple[int, int, int], mover: int, players: int) -> list:
+    """:func:`placements`, worked out (random games rarely meet a position twice).
+
+    The position is settled (every group without freedom is a zombie that
+    stays, holding others up), so a placement that takes no group's last
+    freedom and splits no group captures nothing. A ball put in a hole cuts
+    and hides nothing and no zombie is beside it (a hole beside a group is
+    its freedom): it takes that freedom from the groups beside it, so it
+    captures only enemy groups whose last freedom it fills, and lives when a
+    hole beside it is empty or an own group beside it has another freedom. A
+    ball on level 1 fills no hole; when it cuts no contact between two balls
+    of one colour it splits no group, and lives when it touches an own group
+    with a freedom. When there is no zombie, the enemy groups a ball in a hole
+    takes the last freedom of are taken off whole if they are board balls
+    carrying nothing. Other placements (other captures, cuts, balls hidden by
+    a ball on level 2) are played out in full.
+    """
+    found = []
+    w, b, r = masks
+    occupied = w | b | r
+    atari, last, quiet = 0, {}, True
+    for c in range(players):
+        summary = liberties(masks[c], occupied)
+        quiet = quiet and masks[c] == summary[2]
+        if c == mover:
+            _, safe, alive, _ = summary
+        else:
+            atari |= summary[0]
+            for free, group in summary[3].items():
+                last[free] = last.get(free, 0) | group
+    empty = ~occupied & BOARD_MASK
+    for p in playable_points(occupied):
+        bit = 1 << p
+        if p < 16 and not atari & bit:
+            if _HOLE_NEIGHBOURS[p] & (empty & ~bit | safe):
+                found.append((p, (w | bit, b, r) if mover == 0 else (w, b | bit, r)
+                              if mover == 1 else (w, b, r | bit)))
+            continue
+        if p < 16 and quiet and _free_standing(last[bit], occupied):
+            # Without zombies, the groups whose last freedom this fills simply go
+            # when they are board balls with nothing on them: that cuts, hides
+            # and holds up nothing, and the hole beside the new ball that one of
+            # them leaves gives it a freedom.
+            gone = last[bit]
+            after = [m & ~gone for m in masks]
+            after[mover] = masks[mover] | bit
+            found.append((p, tuple(after)))
+            continue
+        if 16 <= p < 25 and _cuts_nothing(p, masks, occupied):
+            if _TOUCHED[p] & alive:
+                found.append((p, (w | bit, b, r) if mover == 0 else (w, b | bit, r)
+                              if mover == 1 else (w, b, r | bit)))
+            continue
+        after = list(masks)
+        after[mover] |= bit
+        resolve(after, mover, players)
+        if after[mover] & bit:
+            found.append((p, tuple(after)))
     return found
 
 
@@ -545,7 +642,7 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
             if masks[mover].bit_count() >= supply:
                 legal = ()
             else:
-                legal = placements(masks, mover, n)
+                legal = fresh_placements(masks, mover, n)
                 if superko:
                     legal = [c for c in legal if (c[1], nxt) not in seen]
                 elif len(past) >= n - 1:
@@ -559,13 +656,15 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
                 seen.add((masks, mover))
             past.append(masks)
             masks, mover, turn = after, nxt, turn + 1
+        # The positions the state came with are kept, not built again.
+        kept = state.past + ((state.position,) if len(past) > count else ())
+        history = kept + tuple(_position(m) for m in past[len(kept):])
         if not superko:
-            past = past[-(n - 1):]
+            history = history[-(n - 1):]
         position = _position(masks)
         last = state.last if point is None else PLACE_MOVES[PLAYER_COLOURS[
             (mover - 1) % n]][point]
-        return SpargoState(position, mover, self.score(position, why), last, turn,
-                           tuple(_position(m) for m in past))
+        return SpargoState(position, mover, self.score(position, why), last, turn, history)
 
     # -- text ----------------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -7,11 +7,11 @@ from dataclasses import dataclass
 
 from ..errors import IllegalMoveError, NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import (LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
-                        points_of)
-from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP, enter
+from ..geometry import (CONTACTS, LEVEL, NUM_POINTS, POINTS, SUPPORT_MASK, SUPPORTED_MASK,
+                        TOUCHING_MASK, points_of)
+from ..mechanics import CHANGE, KO, NONE, OPPOSITE, STEP
 from ..notation import ENTER, PASS_MOVE, REMOVE, Move, point_name
-from ..position import BLACK, CHECKERBOARD, COLOUR_NAMES, WHITE, Position, group_of, hidden_mask
+from ..position import BLACK, CHECKERBOARD, COLOUR_NAMES, WHITE, Position, hidden_mask
 from ..registry import register
 from .placement import REMOVE_MOVES, sole_winner
 from ..game import read_fields, write_fields
@@ -93,22 +93,244 @@ def fast_remove(white: int, black: int, point: int):
     return white, black, dropped
 
 
-def resting_on(dropped: int) -> int:
-    """Points resting on any of the points of a mask."""
-    mask = 0
-    for p in points_of(dropped):
-        mask |= SUPPORTED_MASK[p]
+# -- the rules on bare masks, memoised on the occupancy ------------------------------
+#
+# Whether an entry or a removal is possible, and which points its balls move
+# between, depends only on which points are occupied, not on colours; and
+# random games meet the same occupancies again and again. So the moves of an
+# occupancy are worked out once (as paths of (from bit, to bit) pairs) and only
+# the colours are moved at play time. legal_moves, apply and random_playout
+# all read these tables.
+
+#: Tables kept at most this long; past it they are emptied and filled again.
+CACHE_LIMIT = 200_000
+_LINKS: dict[int, tuple[int, tuple[int, ...]]] = {}
+#: The contacts that the two balls passing over them can cut.
+_CUTTABLE = tuple((a, b, over) for a, b, over in CONTACTS if over)
+
+
+def side_entry(point: int, d: str, occ: int, reach: int = 0):
+    """The entry at ``point`` travelling ``d`` on occupancy ``occ``, or None when it
+    is not allowed: ``(point, d, point bit, path, landing bit, reach)``.  ``path``
+    moves the pushed balls as (from bit, to bit) pairs, front ball first, then
+    the entering ball goes on ``point``; ``landing`` is the point that was empty
+    and is now taken; ``reach`` is passed through (see :func:`side_reach`).
+    Same rules as :func:`fast_enter`."""
+    if SUPPORT_MASK[point] & ~occ:
+        return None
+    pbit = 1 << point
+    if not occ & pbit:
+        return (point, d, pbit, (), pbit, reach)
+    step, run, q = STEP[d], [], point
+    while q is not None and occ >> q & 1:
+        if occ & SUPPORTED_MASK[q]:
+            return None                         # a pushed ball carries another
+        run.append(q)
+        q = step[q]
+    if q is None:
+        return None                             # the last ball would go off the board
+    missing = SUPPORT_MASK[q] & ~occ
+    if missing:
+        if missing & (missing - 1) or SUPPORT_MASK[missing.bit_length() - 1] & ~occ:
+            return None                         # unclear drop, or more than one level
+        q = missing.bit_length() - 1
+    path = []
+    for src in reversed(run):
+        path.append((1 << src, 1 << q))
+        q = src
+    return (point, d, pbit, tuple(path), path[0][1], reach)
+
+
+def side_reach(point: int, d: str) -> int:
+    """The points whose occupancy :func:`side_entry` may look at."""
+    mask, q = SUPPORT_MASK[point], point
+    while q is not None:
+        mask |= 1 << q | SUPPORTED_MASK[q] | SUPPORT_MASK[q]
+        for s in points_of(SUPPORT_MASK[q]):
+            mask |= SUPPORT_MASK[s]
+        q = STEP[d][q]
     return mask
+
+
+def lift(white: int, black: int, lift_path) -> tuple[int, int]:
+    """The masks after a removal's lift path (see :meth:`MoveTables.lifting`)."""
+    pbit, path = lift_path
+    white &= ~pbit
+    black &= ~pbit
+    for src, dst in path:
+        if white & src:
+            white ^= src | dst
+        else:
+            black ^= src | dst
+    return white, black
+
+
+def entered(white: int, black: int, entry, colour: int) -> tuple[int, int]:
+    """The masks after an entry (see :func:`side_entry`) of a ball of ``colour``."""
+    for src, dst in entry[3]:
+        if white & src:
+            white ^= src | dst
+        else:
+            black ^= src | dst
+    return (white | entry[2], black) if colour == WHITE else (white, black | entry[2])
+
+
+def visible_links(occ: int) -> tuple[int, tuple[int, ...]]:
+    """(visible balls, each point's visible contacts) of an occupancy, memoised.
+
+    The same contacts as :func:`shibumi.position.linked`: hidden balls touch
+    nothing, and a flat contact is cut when both balls passing over it are there.
+    """
+    found = _LINKS.get(occ)
+    if found is None:
+        if len(_LINKS) > CACHE_LIMIT:
+            _LINKS.clear()
+        visible = occ & ~hidden_mask(occ)
+        links = [TOUCHING_MASK[p] & visible if visible >> p & 1 else 0 for p in POINTS]
+        for a, b, over in _CUTTABLE:
+            if occ & over == over:
+                links[a] &= ~(1 << b)
+                links[b] &= ~(1 << a)
+        found = _LINKS[occ] = (visible, tuple(links))
+    return found
+
+
+def gathered_mask(mine: int, occ: int) -> int:
+    """The visible balls of ``mine`` when they form one visibly connected group, else 0."""
+    visible, links = visible_links(occ)
+    mine &= visible
+    if not mine:
+        return 0
+    group = frontier = mine & -mine
+    while frontier:
+        low = frontier & -frontier
+        frontier ^= low
+        new = links[low.bit_length() - 1] & mine & ~group
+        group |= new
+        frontier |= new
+    return mine if group == mine else 0
+
+
+class MoveTables:
+    """The entries and removals of each occupancy, memoised, for one set of sides.
+
+    Entries are memoised per side on the few points each looks at, and per
+    occupancy as a whole.  Removals are summed up per occupancy as masks: the
+    balls that can be lifted and entered again whatever the colours, and those
+    whose every re-entry fills the point the lift emptied (only these can give
+    back the position the turn started from, which the default rule forbids).
+    """
+
+    def __init__(self, sides) -> None:
+        self.sides = tuple((point, d, side_reach(point, d), {}) for point, d in sides)
+        self._entries: dict[int, tuple] = {}
+        self._summary: dict[int, list[int]] = {}
+        self._lifts: dict[int, tuple] = {}
+
+    def entries(self, occ: int) -> tuple:
+        """The allowed entries of an occupancy (:func:`side_entry`), in side order."""
+        found = self._entries.get(occ)
+        if found is None:
+            if len(self._entries) > CACHE_LIMIT:
+                self._entries.clear()
+            out = []
+            for point, d, reach, memo in self.sides:
+                key = occ & reach
+                e = memo.get(key, False)
+                if e is False:
+                    if len(memo) > CACHE_LIMIT:
+                        memo.clear()
+                    e = memo[key] = side_entry(point, d, key, reach)
+                if e is not None:
+                    out.append(e)
+            found = self._entries[occ] = tuple(out)
+        return found
+
+    def lifting(self, occ: int, p: int):
+        """Lifting the (unpinned) ball at ``p``: ``(lift path, entries left)``.
+
+        The lift path clears ``p`` and drops the column above, lowest ball first;
+        the entries left are those of the lifted occupancy that do not rest on
+        a ball that dropped."""
+        key = occ << 5 | p
+        found = self._lifts.get(key)
+        if found is None:
+            if len(self._lifts) > CACHE_LIMIT:
+                self._lifts.clear()
+            path, gap, banned = [], p, 0
+            above = occ & SUPPORTED_MASK[p]
+            while above:
+                q = above.bit_length() - 1
+                path.append((1 << q, 1 << gap))
+                banned |= SUPPORTED_MASK[gap]
+                gap = q
+                above = occ & SUPPORTED_MASK[gap]
+            cands = tuple(e for e in self.entries(occ & ~(1 << gap)) if not banned >> e[0] & 1)
+            found = self._lifts[key] = ((1 << p, tuple(path)), cands, 1 << gap)
+        return found
+
+    def removable(self, occ: int, mine: int) -> tuple[int, int]:
+        """(sure, check) for the balls of ``mine``: those that can be lifted and
+        entered again somewhere that changes the occupancy, and those whose
+        every re-entry fills the point the lift emptied."""
+        summary = self._summary.get(occ)
+        if summary is None:
+            if len(self._summary) > CACHE_LIMIT:
+                self._summary.clear()
+            summary = self._summary[occ] = [0, 0, 0]       # known, sure, check
+        unknown = mine & ~summary[0]
+        while unknown:
+            low = unknown & -unknown
+            unknown ^= low
+            summary[0] |= low
+            p = low.bit_length() - 1
+            above = occ & SUPPORTED_MASK[p]
+            if above & (above - 1):
+                continue                                    # pinned
+            if self._surely_removable(occ, p, above):
+                summary[1] |= low
+                continue
+            _, cands, emptied = self.lifting(occ, p)
+            if any(e[4] != emptied for e in cands):
+                summary[1] |= low
+            elif cands:
+                summary[2] |= low
+        return mine & summary[1], mine & summary[2]
+
+    def _surely_removable(self, occ: int, p: int, above: int) -> bool:
+        """A quick sufficient test that the ball at ``p`` can be lifted and entered
+        somewhere that changes the occupancy: an entry of ``occ`` that looks at
+        no point the lift changes, and does not rest on a dropped ball, is
+        still there after the lift (and fills a point other than the one emptied,
+        which is taken now)."""
+        changed, banned = 1 << p, 0
+        gap = p
+        while above:
+            q = above.bit_length() - 1
+            changed |= 1 << q
+            banned |= SUPPORTED_MASK[gap]
+            gap = q
+            above = occ & SUPPORTED_MASK[gap]
+        for e in self.entries(occ):
+            if not e[5] & changed and not banned >> e[0] & 1:
+                return True
+        return False
+
+
+_TABLES: dict[tuple, MoveTables] = {}
+
+
+def tables_for(sides) -> MoveTables:
+    """The move tables of a set of sides (shared by every game with those sides)."""
+    found = _TABLES.get(sides)
+    if found is None:
+        found = _TABLES[sides] = MoveTables(sides)
+    return found
 
 
 def gathered(position: Position, colour: int) -> int:
     """The visible balls of the colour when they form one visibly connected group, else 0."""
-    occupied = position.occupied
-    mine = position.mask(colour) & ~hidden_mask(occupied)
-    if not mine:
-        return 0
-    low = (mine & -mine).bit_length() - 1
-    return mine if group_of(low, mine, occupied) == mine else 0
+    return gathered_mask(position.mask(colour), position.occupied)
 
 
 def united(position: Position, colour: int) -> bool:
@@ -251,6 +473,7 @@ both players' groups, the mover wins. If neither player can move, or after
             raise UnknownGameError(f"Splush levels is the highest level entries reach, "
                                    f"1, 2 or 3, not {top!r}")
         self.sides = tuple((p, d) for p, d in ENTRY_SIDES if LEVEL[p] <= top)
+        self.tables = tables_for(self.sides)
 
     def initial_state(self, rng=None) -> SplushState:
         return SplushState(position=START)
@@ -258,76 +481,99 @@ both players' groups, the mover wins. If neither player can move, or after
     def length(self, state) -> int:
         return state.ply
 
-    # -- moves -----------------------------------------------------------------
-    def _forbidden(self, new: tuple[int, int], start: tuple[int, int],
-                   ko: tuple[int, int] | None) -> bool:
-        """Whether the cycle rule forbids ending the turn on masks `new`."""
+    # -- moves, on masks -----------------------------------------------------------
+    def _forbid(self, start: tuple[int, int], ko: tuple[int, int] | None):
+        """The masks the cycle rule forbids a turn to end on, or None."""
         rule = self.params["cycle"]
         if rule == CHANGE:
-            return new == start
-        return rule == KO and new == ko
+            return start
+        return ko if rule == KO else None
 
-    def _entries(self, white: int, black: int, colour: int, start, ko, banned: int = 0,
-                 first_only: bool = False) -> list[Move]:
-        """Legal entries of a ball of `colour` (never onto a point of `banned`)."""
+    @staticmethod
+    def _reentries(white: int, black: int, cands, colour: int, forbid,
+                   first_only: bool = False) -> list:
+        """The entries of ``cands`` allowed on masks ``white``, ``black`` (after a
+        lift, or from the hand): those not ending on ``forbid``."""
+        if forbid is None:
+            return list(cands[:1]) if first_only else list(cands)
+        # Only an entry filling the one point the forbidden position has more
+        # can give it back.
+        extra = (forbid[0] | forbid[1]) & ~(white | black)
         found = []
-        for point, d in self.sides:
-            if banned >> point & 1:
+        for e in cands:
+            if e[4] == extra and entered(white, black, e, colour) == forbid:
                 continue
-            new = fast_enter(white, black, point, d, colour)
-            if new is None or self._forbidden(new, start, ko):
-                continue
-            found.append(ENTER_MOVES[colour][point, d])
+            found.append(e)
             if first_only:
                 break
         return found
 
-    def _turns(self, position: Position, player: int, ko: Position | None,
-               first_only: bool = False) -> list[Move]:
-        """First actions of a turn: entries from the hand, then removals."""
+    def _first_actions(self, white: int, black: int, player: int, ko,
+                       first_only: bool = False) -> tuple[tuple, int]:
+        """A turn's first actions: (entries from the hand, mask of the balls that
+        can be lifted and entered again), in the order of the legal moves.
+        ``ko`` is the masks of the ko position (or None)."""
         colour = PLAYER_COLOURS[player]
-        white, black = position.white, position.black
-        start = (white, black)
-        ko = None if ko is None else (ko.white, ko.black)
-        moves = []
-        if position.count(colour) < SUPPLY:
-            moves = self._entries(white, black, colour, start, ko, 0, first_only)
-            if moves and first_only:
-                return moves
-        occupied = white | black
-        for p in points_of(position.mask(colour)):
-            above = occupied & SUPPORTED_MASK[p]
-            if above & (above - 1):            # pinned
-                continue
-            w, b, dropped = fast_remove(white, black, p)
-            if self._entries(w, b, colour, start, ko, resting_on(dropped), True):
-                moves.append(REMOVE_MOVES[p])
-                if first_only:
-                    break
-        return moves
+        occ = white | black
+        forbid = self._forbid((white, black), ko)
+        mine = white if colour == WHITE else black
+        tables = self.tables
+        entries = ()
+        if mine.bit_count() < SUPPLY:
+            entries = tables.entries(occ)
+            # An entry from the hand adds a ball: only a position with one more
+            # ball can be forbidden.
+            if forbid is not None and (forbid[0] | forbid[1]).bit_count() == occ.bit_count() + 1:
+                entries = tuple(self._reentries(white, black, entries, colour, forbid))
+            if entries and first_only:
+                return entries, 0
+        sure, check = tables.removable(occ, mine)
+        if forbid is None:
+            return entries, sure | check
+        if forbid[0] | forbid[1] != occ:            # the ko rule: check each ball
+            check |= sure
+            sure = 0
+        while check:
+            low = check & -check
+            check ^= low
+            lift_path, cands, _ = tables.lifting(occ, low.bit_length() - 1)
+            if self._reentries(*lift(white, black, lift_path), cands, colour, forbid, True):
+                sure |= low
+        return entries, sure
+
+    def _has_turn(self, white: int, black: int, player: int, ko) -> bool:
+        entries, removals = self._first_actions(white, black, player, ko, True)
+        return bool(entries or removals)
 
     def legal_moves(self, state, player=None) -> list[Move]:
         if state.result is not None:
             return []
         colour = PLAYER_COLOURS[state.to_move]
+        moves = ENTER_MOVES[colour]
+        ko = None if state.ko is None else (state.ko.white, state.ko.black)
         if state.removed >= 0:
             start = state.start
-            _, _, dropped = fast_remove(start.white, start.black, state.removed)
-            ko = None if state.ko is None else (state.ko.white, state.ko.black)
-            return self._entries(state.position.white, state.position.black, colour,
-                                 (start.white, start.black), ko, resting_on(dropped))
-        return self._turns(state.position, state.to_move, state.ko) or [PASS_MOVE]
+            _, cands, _ = self.tables.lifting(start.occupied, state.removed)
+            allowed = self._reentries(state.position.white, state.position.black, cands,
+                                      colour, self._forbid((start.white, start.black), ko))
+            return [moves[e[0], e[1]] for e in allowed]
+        entries, removals = self._first_actions(state.position.white, state.position.black,
+                                                state.to_move, ko)
+        return [moves[e[0], e[1]] for e in entries] + \
+            [REMOVE_MOVES[p] for p in points_of(removals)] or [PASS_MOVE]
 
     def apply(self, state, move: Move) -> SplushState:
         mover, ply = state.to_move, state.ply + 1
         position = state.position
         if move.kind == REMOVE:
-            lifted, _ = position.remove(move.point)
-            return SplushState(lifted, mover, None, move, ply, state.turn, move.point,
-                               position, state.ko)
+            white, black, _ = fast_remove(position.white, position.black, move.point)
+            return SplushState(Position.from_masks(white, black), mover, None, move, ply,
+                               state.turn, move.point, position, state.ko)
         start = state.start if state.removed >= 0 else position
         if move.kind == ENTER:
-            position = enter(position, move.point, move.direction, move.colour).position
+            position = Position.from_masks(*fast_enter(position.white, position.black,
+                                                       move.point, move.direction,
+                                                       move.colour))
         turn = state.turn + 1
         ko = start if self.params["cycle"] == KO else None
         result = self._conclude(position, 1 - mover, turn, ko)
@@ -342,21 +588,82 @@ both players' groups, the mover wins. If neither player can move, or after
         limit is reached, the game is drawn. It depends on the state alone,
         so a state read from text settles the same way.
         """
-        result = self._judge(position, 1 - to_move)
-        if result is None and not self._turns(position, to_move, ko, True):
-            after_pass = position if self.params["cycle"] == KO else None
-            if not self._turns(position, 1 - to_move, after_pass, True):
+        white, black = position.white, position.black
+        result = self._judge(white, black, 1 - to_move)
+        if result is None and not self._has_turn(
+                white, black, to_move, None if ko is None else (ko.white, ko.black)):
+            after_pass = (white, black) if self.params["cycle"] == KO else None
+            if not self._has_turn(white, black, 1 - to_move, after_pass):
                 result = Outcome((), "neither player can move")
         if result is None and turn >= self.params["turn_limit"]:
             result = Outcome((), f"{turn} turns without a winner")
         return result
 
-    def _judge(self, position: Position, mover: int) -> Outcome | None:
+    def _judge(self, white: int, black: int, mover: int) -> Outcome | None:
+        occ = white | black
         for player in (mover, 1 - mover):
-            if united(position, PLAYER_COLOURS[player]):
+            if gathered_mask(black if player else white, occ):
                 return Outcome((player,), f"{self.player_name(player)} gathered all "
                                "their visible balls into one group")
         return None
+
+    # -- fast random games -----------------------------------------------------------
+    def random_playout(self, state, rng):
+        """Random turns to the end on bare masks: the same draws over the same moves
+        as the generic loop (checked by the tests), so the same games.
+
+        The next player's first actions, worked out to see whether they can
+        move, are kept for their turn.
+        """
+        while state.result is None and state.removed >= 0:
+            state = self.random_step(state, rng)          # finish a turn begun
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        is_ko = self.params["cycle"] == KO
+        limit = self.params["turn_limit"]
+        tables = self.tables
+        white, black = state.position.white, state.position.black
+        mover, ply, turn = state.to_move, state.ply, state.turn
+        ko = None if state.ko is None else (state.ko.white, state.ko.black)
+        entries, removals = self._first_actions(white, black, mover, ko)
+        while True:
+            colour = PLAYER_COLOURS[mover]
+            start = (white, black)
+            n_entries = len(entries)
+            n = n_entries + removals.bit_count()
+            k = int(rnd() * (n or 1))
+            if not n:
+                last, ply = PASS_MOVE, ply + 1
+            elif k < n_entries:
+                entry, ply = entries[k], ply + 1
+                white, black = entered(white, black, entry, colour)
+                last = ENTER_MOVES[colour][entry[0], entry[1]]
+            else:
+                for _ in range(k - n_entries):
+                    removals &= removals - 1
+                lift_path, cands, _ = tables.lifting(white | black,
+                                                     (removals & -removals).bit_length() - 1)
+                white, black = lift(white, black, lift_path)
+                allowed = self._reentries(white, black, cands, colour, self._forbid(start, ko))
+                entry, ply = allowed[int(rnd() * len(allowed))], ply + 2
+                white, black = entered(white, black, entry, colour)
+                last = ENTER_MOVES[colour][entry[0], entry[1]]
+            turn += 1
+            ko = start if is_ko else None
+            result = self._judge(white, black, mover)
+            mover = 1 - mover
+            if result is None:
+                entries, removals = self._first_actions(white, black, mover, ko)
+                if not (entries or removals) and not self._has_turn(
+                        white, black, 1 - mover, (white, black) if is_ko else None):
+                    result = Outcome((), "neither player can move")
+            if result is None and turn >= limit:
+                result = Outcome((), f"{turn} turns without a winner")
+            if result is not None:
+                return SplushState(Position.from_masks(white, black), mover, result, last, ply,
+                                   turn, -1, None,
+                                   Position.from_masks(*ko) if is_ko else None)
 
     def winning_points(self, state) -> int:
         """The winner's gathered group (all their visible balls)."""

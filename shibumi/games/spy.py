@@ -29,13 +29,14 @@ import dataclasses
 import random
 import re
 from dataclasses import dataclass
+from itertools import accumulate
 
 from ..errors import IllegalMoveError, NotationError, shown
 from ..game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State
-from ..geometry import EXTERIOR_MASK, INTERIOR_MASK, NUM_POINTS, SUPPORTED_MASK, points_of
-from ..mechanics import relocations
+from ..geometry import (EXTERIOR_MASK, INTERIOR_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
+                        points_of)
 from ..notation import CHOOSE, MOVE, PASS_MOVE, Move
-from ..position import BLACK, RED, WHITE, Position, hidden_mask, playable_mask
+from ..position import BLACK, RED, WHITE, Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES
 
@@ -67,6 +68,260 @@ def score(board: Position, code: Position) -> int:
     shown_ = board.occupied & ~hidden_mask(board.occupied) & EXTERIOR_MASK
     same = (board.white & code.white) | (board.black & code.black) | (board.red & code.red)
     return (same & shown_).bit_count()
+
+
+# -- an Agent's choices, on bare masks -----------------------------------------------
+#
+# Random games rarely meet a board's occupancy twice, so nothing is memoised:
+# the playable points and the balls that can be lifted come from a few shifts
+# of the level masks. Additions go on any playable point P. A ball with
+# nothing on it, lifted from s, may go on P less the points resting on s
+# (their platform breaks): P itself, unless s supports a playable point above
+# the board. A ball carrying a column may go where the column's top ball was,
+# too, unless the whole column is its colour (that would rebuild the board).
+# legal_moves and the playouts both read these functions.
+
+_LEVEL2 = 0xF << 25
+
+
+def _level1_grid(occ: int) -> int:
+    """Level 1's balls laid out on the board's 4-wide grid (bit 4y + x)."""
+    l1 = occ >> 16 & 0x1FF
+    return l1 & 0x7 | (l1 & 0x38) << 1 | (l1 & 0x1C0) << 2
+
+
+def playable_fast(occ: int) -> int:
+    """:func:`~shibumi.position.playable_mask` by shifts: empty holes, and empty
+    points whose four supports are taken."""
+    b = occ & 0xFFFF
+    square = b & b >> 1 & b >> 4 & b >> 5 & 0x777          # (x, y) to (x+1, y+1) full
+    l1 = occ >> 16 & 0x1FF
+    square1 = l1 & l1 >> 1 & l1 >> 3 & l1 >> 4 & 0x1B
+    raised = ((square & 0x7 | square >> 1 & 0x38 | square >> 2 & 0x1C0) << 16
+              | (square1 & 0x3 | square1 >> 1 & 0xC) << 25
+              | (occ & _LEVEL2 == _LEVEL2) << 29)
+    return (~occ & 0xFFFF) | raised & ~occ
+
+
+def _two_or_more(a: int, b: int, c: int, d: int) -> int:
+    return a & (b | c | d) | b & (c | d) | c & d
+
+
+def carried(occ: int) -> tuple[int, int]:
+    """(balls with a ball resting on them, balls with two or more: pinned)."""
+    u = _level1_grid(occ)                   # a board ball is under (x-1..x, y-1..y)
+    a, b, c, d = u, u << 1, u << 4, u << 5
+    covered, pinned = a | b | c | d, _two_or_more(a, b, c, d)
+    v = occ >> 25 & 0xF
+    v = v & 0x3 | (v & 0xC) << 1            # level 2 on level 1's 3-wide grid
+    a, b, c, d = v, v << 1, v << 3, v << 4
+    covered |= (a | b | c | d) << 16
+    pinned |= _two_or_more(a, b, c, d) << 16
+    if occ >> 29 & 1:
+        covered |= _LEVEL2
+    return covered & occ, pinned & occ
+
+
+def one_colour(column: int, white: int, black: int, red: int) -> bool:
+    """Whether the balls of ``column`` are all of one colour."""
+    return column & white == column or column & black == column or column & red == column
+
+
+def _loaded_targets(s: int, occ: int, playable: int, white: int, black: int, red: int) -> int:
+    """Where the ball at ``s``, carrying a column, may be moved."""
+    column, top = 1 << s, s
+    above = SUPPORTED_MASK[s] & occ
+    while above:
+        top = above.bit_length() - 1
+        column |= 1 << top
+        above = SUPPORTED_MASK[top] & occ
+    targets = (playable | 1 << top) & ~SUPPORTED_MASK[top]
+    if one_colour(column, white, black, red):
+        targets &= ~(1 << top)
+    return targets
+
+
+def choices(white: int, black: int, red: int) -> tuple[int, list[int], list[tuple[int, int]]]:
+    """(playable points, colours that can be added, relocations as (source, targets
+    mask) by source) of a board: its legal choices in the order of the moves."""
+    occ = white | black | red
+    playable = playable_fast(occ)
+    covered, pinned = carried(occ)
+    colours = [c for c, m in ((WHITE, white), (BLACK, black), (RED, red))
+               if m.bit_count() < PER_COLOUR]
+    moves = []
+    for s in points_of(occ & ~pinned):
+        if covered >> s & 1:
+            moves.append((s, _loaded_targets(s, occ, playable, white, black, red)))
+        else:
+            moves.append((s, playable & ~SUPPORTED_MASK[s]))
+    return playable, colours, moves
+
+
+def random_change(white: int, black: int, red: int, r: float) -> tuple[int, int, int]:
+    """The masks of a board after the Agent's choice drawn by the number ``r``:
+    index ``int(r * n)`` among the ``n`` legal choices, in the order of
+    :func:`choices`, found without listing them.
+
+    A free ball has the playable points P as targets, less those resting on
+    it: only the few that support a playable point above the board (``partial``)
+    have fewer, one fewer per such point. Balls carrying a column are counted
+    one by one. The k-th choice is then found by skipping whole runs of balls
+    with P as targets."""
+    occ = white | black | red
+    # playable_fast and carried, written out here: this is the playouts' inner loop.
+    b = occ & 0xFFFF
+    square = b & b >> 1 & b >> 4 & b >> 5 & 0x777
+    l1 = occ >> 16 & 0x1FF
+    square1 = l1 & l1 >> 1 & l1 >> 3 & l1 >> 4 & 0x1B
+    playable = (~occ & 0xFFFF) | ((square & 0x7 | square >> 1 & 0x38 | square >> 2 & 0x1C0) << 16
+                                  | (square1 & 0x3 | square1 >> 1 & 0xC) << 25
+                                  | (occ & _LEVEL2 == _LEVEL2) << 29) & ~occ
+    places = playable.bit_count()
+    if l1:
+        u = l1 & 0x7 | (l1 & 0x38) << 1 | (l1 & 0x1C0) << 2
+        u1, u4, u5 = u << 1, u << 4, u << 5
+        covered = u | u1 | u4 | u5
+        pinned = u & (u1 | u4 | u5) | u1 & (u4 | u5) | u4 & u5
+        v = occ >> 25 & 0xF
+        if v:
+            v = v & 0x3 | (v & 0xC) << 1
+            v1, v3, v4 = v << 1, v << 3, v << 4
+            covered |= (v | v1 | v3 | v4) << 16
+            pinned |= (v & (v1 | v3 | v4) | v1 & (v3 | v4) | v3 & v4) << 16
+            if occ >> 29 & 1:
+                covered |= _LEVEL2
+        covered &= occ
+        pinned &= occ
+    else:
+        covered = pinned = 0
+    free = occ & ~covered
+    if occ.bit_count() < PER_COLOUR:            # no colour can have run out
+        adds = 3 * places
+    else:
+        adds = places * ((white.bit_count() < PER_COLOUR) + (black.bit_count() < PER_COLOUR)
+                         + (red.bit_count() < PER_COLOUR))
+    n = adds + free.bit_count() * places
+    partial = 0
+    raised = playable >> 16
+    if raised:
+        raised <<= 16
+        while raised:
+            low = raised & -raised
+            raised ^= low
+            under = SUPPORT_MASK[low.bit_length() - 1] & free
+            partial |= under
+            n -= under.bit_count()
+    loaded = {}
+    rest = covered & ~pinned
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        s = low.bit_length() - 1
+        column, top = low, s                   # _loaded_targets, written out
+        above = SUPPORTED_MASK[s] & occ
+        while above:
+            top = above.bit_length() - 1
+            column |= 1 << top
+            above = SUPPORTED_MASK[top] & occ
+        targets = (playable | 1 << top) & ~SUPPORTED_MASK[top]
+        if column & white == column or column & black == column or column & red == column:
+            targets &= ~(1 << top)
+        loaded[s] = targets
+        n += targets.bit_count()
+    k = int(r * n)
+    if k < adds:
+        c, k = divmod(k, places)
+        for _ in range(k):
+            playable &= playable - 1
+        masks = [0, white, black, red]
+        masks[[m for m in (1, 2, 3) if masks[m].bit_count() < PER_COLOUR][c]] |= \
+            playable & -playable
+        return masks[1], masks[2], masks[3]
+    k -= adds
+    plain = free & ~partial             # the balls with P as targets
+    special = partial | covered & ~pinned
+    passed = 0                          # points below the one looked at
+    while special:
+        low = special & -special
+        special ^= low
+        run = plain & (low - 1) & ~passed
+        size = run.bit_count() * places
+        if k < size:
+            break
+        k -= size
+        s = low.bit_length() - 1
+        targets = loaded[s] if covered & low else playable & ~SUPPORTED_MASK[s]
+        c = targets.bit_count()
+        if k < c:
+            return _moved(white, black, red, s, targets, k, occ)
+        k -= c
+        passed = (low << 1) - 1
+    else:
+        run = plain & ~passed
+    # A ball of the run: free, with every playable point as a target.
+    i, k = divmod(k, places)
+    for _ in range(i):
+        run &= run - 1
+    bit = run & -run
+    for _ in range(k):
+        playable &= playable - 1
+    target = playable & -playable
+    if white & bit:
+        return white ^ bit | target, black, red
+    if black & bit:
+        return white, black ^ bit | target, red
+    return white, black, red ^ bit | target
+
+
+def _moved(white: int, black: int, red: int, s: int, targets: int, k: int,
+           occ: int) -> tuple[int, int, int]:
+    """The masks after the ball at ``s`` is lifted (the column above it drops one
+    place, each ball keeping its colour) and put on the ``k``-th of ``targets``."""
+    for _ in range(k):
+        targets &= targets - 1
+    target = targets & -targets
+    bit = 1 << s
+    if not SUPPORTED_MASK[s] & occ:             # a free ball: only it moves
+        if white & bit:
+            return white ^ bit | target, black, red
+        if black & bit:
+            return white, black ^ bit | target, red
+        return white, black, red ^ bit | target
+    masks = [0, white, black, red]
+    colour = 1 if white & bit else 2 if black & bit else 3
+    masks[colour] ^= bit
+    gap = s
+    above = SUPPORTED_MASK[gap] & occ
+    while above:
+        q = above.bit_length() - 1
+        c = 1 if masks[1] >> q & 1 else 2 if masks[2] >> q & 1 else 3
+        masks[c] ^= 1 << q | 1 << gap
+        gap = q
+        above = SUPPORTED_MASK[gap] & occ
+    masks[colour] |= target
+    return masks[1], masks[2], masks[3]
+
+
+def shown_balls(occ: int) -> int:
+    """The balls that score: visible, and not on the five interior points."""
+    return occ & ~hidden_mask(occ) & EXTERIOR_MASK
+
+
+def code_draw(code_masks: list, r: float) -> int:
+    """The colour of the Master's next ball for the number ``r``: ``Game.sample_chance``
+    over :meth:`Spy.chance_outcomes` (each colour left equally likely), summed in
+    the same order so the bounds are the same floats."""
+    have = [c for c in COLOURS if code_masks[c].bit_count() < PER_COLOUR]
+    for c, bound in zip(have, _BOUNDS[len(have)]):
+        if r < bound:
+            return c
+    return have[-1]
+
+
+#: For k colours left, the running sums ``sample_chance`` compares with (1/k added
+#: k times, in order: the same floats).
+_BOUNDS = {k: tuple(accumulate([1 / k] * k)) for k in (1, 2, 3)}
 
 
 @dataclass(frozen=True)
@@ -227,11 +482,12 @@ example are lost.
         if player == 0:
             return [PASS_MOVE]
         board = state.boards[player - 1]
-        playable = playable_mask(board.occupied)
-        moves = [PLACE_MOVES[c][p] for c in COLOURS if board.count(c) < PER_COLOUR
-                 for p in points_of(playable)]
-        moves.extend(RELOCATE[s][t] for s, t, _, _ in
-                     relocations(board, None, forbid_on_dropped=False))
+        playable, colours, relocations = choices(board.white, board.black, board.red)
+        points = points_of(playable)
+        moves = [PLACE_MOVES[c][p] for c in colours for p in points]
+        for s, targets in relocations:
+            row = RELOCATE[s]
+            moves.extend(row[t] for t in points_of(targets))
         return moves
 
     def apply(self, state: SpyState, move: Move) -> SpyState:
@@ -314,22 +570,35 @@ example are lost.
 
     # -- fast random games ------------------------------------------------------
     def random_playout(self, state: SpyState, rng: random.Random) -> SpyState:
-        """Uniform choices, as the generic loop: on masks, counting each Agent's
-        additions and relocations and drawing one of them uniformly."""
+        """Random rounds to the end on bare masks: the same draws over the same
+        choices as the generic loop (checked by the tests), so the same games: the
+        rest of the code by ``sample_chance``'s sums, then each round one draw for
+        the Master's pass and one for each Agent in seat order."""
         if state.secret or state.result is not None:
             return Game.random_playout(self, state, rng)
-        code = state.position
-        while code.occupied.bit_count() < NUM_POINTS:
-            have = [c for c in COLOURS if code.count(c) < PER_COLOUR]
-            point = (~code.occupied & ((1 << NUM_POINTS) - 1))
-            colour = have[int(rng.random() * len(have))]
-            code = code.place((point & -point).bit_length() - 1, colour)
-        state = dataclasses.replace(state, position=code)
         rnd = rng.random
-        while state.result is None:
-            boards = tuple(_random_change(b, rnd) for b in state.boards)
-            state = self._after_round(state, boards)
-        return state
+        code = state.position
+        if code.occupied.bit_count() < NUM_POINTS:
+            masks = [0, code.white, code.black, code.red]
+            for p in range(code.occupied.bit_count(), NUM_POINTS):
+                masks[code_draw(masks, rnd())] |= 1 << p
+            code = Position.from_masks(masks[1], masks[2], masks[3])
+        cw, cb, cr = code.white, code.black, code.red
+        boards = [(b.white, b.black, b.red) for b in state.boards]
+        rounds, full = state.rounds, (1 << NUM_POINTS) - 1
+        # A round adds at most a ball to a board: none can be full before this.
+        filling = rounds + NUM_POINTS - max((w | b | r).bit_count() for w, b, r in boards)
+        while True:
+            rnd()                                   # the Master's pass
+            boards = [random_change(w, b, r, rnd()) for w, b, r in boards]
+            rounds += 1
+            if rounds >= ROUND_LIMIT or rounds >= filling and any(
+                    w | b | r == full for w, b, r in boards):
+                break
+        scores = tuple(((w & cw | b & cb | r & cr) & shown_balls(w | b | r)).bit_count()
+                       for w, b, r in boards)
+        positions = tuple(Position.from_masks(*b) for b in boards)
+        return self.settle(SpyState(code, 0, None, None, positions, scores, rounds))
 
     # -- text ----------------------------------------------------------------------
     def extra_text(self, state: SpyState) -> str:
@@ -425,43 +694,6 @@ example are lost.
         elif self.current_player(state) == SIMULTANEOUS:
             lines.append("Every Agent chooses in secret; the Master passes.")
         return "\n".join(lines)
-
-
-def _random_change(board: Position, rnd) -> Position:
-    """One uniformly random legal choice of an Agent, applied."""
-    occ = board.occupied
-    playable = playable_mask(occ)
-    colours = [c for c in COLOURS if board.count(c) < PER_COLOUR]
-    adds = playable.bit_count()
-    options = []                       # (source, targets mask)
-    total = adds * len(colours)
-    for s in points_of(occ):
-        above = SUPPORTED_MASK[s] & occ
-        if above & (above - 1):
-            continue                   # pinned
-        top, same, colour = s, True, board.colour_at(s)
-        while above:
-            top = above.bit_length() - 1
-            same = same and board.colour_at(top) == colour
-            above = SUPPORTED_MASK[top] & occ
-        targets = (playable | 1 << top) & ~SUPPORTED_MASK[top]
-        if same:
-            targets &= ~(1 << top)
-        if targets:
-            options.append((s, targets))
-            total += targets.bit_count()
-    k = int(rnd() * total)
-    if k < adds * len(colours):
-        c, i = divmod(k, adds)
-        return board.place(list(points_of(playable))[i], colours[c])
-    k -= adds * len(colours)
-    for s, targets in options:
-        n = targets.bit_count()
-        if k < n:
-            lifted, _ = board.remove(s)
-            return lifted.place(list(points_of(targets))[k], board.colour_at(s))
-        k -= n
-    raise AssertionError("unreachable")
 
 
 def draw_code(boards, scores, rng: random.Random, budget: int = 60_000) -> Position | None:

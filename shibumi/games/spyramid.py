@@ -7,13 +7,13 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import (COVER, FLAT_NEIGHBOURS, LEVELS, NUM_POINTS, SIZES,
+from ..geometry import (COVER, FLAT_NEIGHBOURS, LEVELS, NUM_POINTS, SIZES, SUPPORT_MASK,
                         SUPPORTED, SUPPORTED_MASK, point_at, points_of)
 from ..notation import MOVE, PASS, PASS_MOVE, Move
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position
 from ..registry import register
 from ..game import read_fields, write_fields
-from .placement import PLACE_MOVES, playable_points, sole_winner
+from .placement import PLACE_MOVES, sole_winner
 
 PLAYER_COLOURS = (WHITE, BLACK)
 SUPPLY = 16
@@ -81,15 +81,179 @@ PYRAMID_SETS = {
 }
 
 
-def lift(occupied: int, point: int) -> tuple[int, int]:
-    """(occupancy after lifting the ball at point, points resting on a dropped ball)."""
-    banned, gap = 0, point
-    above = occupied & SUPPORTED_MASK[gap]
+# -- the moves of an occupancy, on bare masks ----------------------------------------
+#
+# Where balls may go depends only on which points are occupied. Lifting a free
+# ball (nothing resting on it) at s leaves the playable points as they were,
+# less those resting on s (their platform is broken): targets P & ~SUPPORTED[s].
+# So the number of relocations of the free balls F of a colour is
+# |F| * |P| less, for each playable point x above the board, the free balls
+# among its supports: no loop over the balls. Loaded balls (one ball resting
+# on them) are few and listed per occupancy with their targets.
+
+_CACHE_LIMIT = 200_000
+_INFO: dict[int, tuple] = {}
+_LEVEL2 = 0xF << 25
+
+
+def playable_fast(occ: int) -> int:
+    """:func:`~shibumi.position.playable_mask` by shifts of the level masks: empty
+    holes, and empty points whose four supports are taken."""
+    b = occ & 0xFFFF
+    square = b & b >> 1 & b >> 4 & b >> 5 & 0x777          # (x, y) to (x+1, y+1) full
+    l1 = occ >> 16 & 0x1FF
+    square1 = l1 & l1 >> 1 & l1 >> 3 & l1 >> 4 & 0x1B
+    raised = ((square & 0x7 | square >> 1 & 0x38 | square >> 2 & 0x1C0) << 16
+              | (square1 & 0x3 | square1 >> 1 & 0xC) << 25
+              | (occ & _LEVEL2 == _LEVEL2) << 29)
+    return (~occ & 0xFFFF) | raised & ~occ
+
+
+def _two_or_more(a: int, b: int, c: int, d: int) -> int:
+    return a & (b | c | d) | b & (c | d) | c & d
+
+
+def carried(occ: int) -> tuple[int, int]:
+    """(balls with a ball resting on them, balls with two or more: pinned), by
+    shifts: each ball above the board rests on the 2x2 square below it."""
+    l1 = occ >> 16 & 0x1FF
+    u = l1 & 0x7 | (l1 & 0x38) << 1 | (l1 & 0x1C0) << 2     # level 1 on the board's grid
+    a, b, c, d = u, u << 1, u << 4, u << 5
+    covered, pinned = a | b | c | d, _two_or_more(a, b, c, d)
+    v = occ >> 25 & 0xF
+    v = v & 0x3 | (v & 0xC) << 1                            # level 2 on level 1's grid
+    a, b, c, d = v, v << 1, v << 3, v << 4
+    covered |= (a | b | c | d) << 16
+    pinned |= _two_or_more(a, b, c, d) << 16
+    if occ >> 29 & 1:
+        covered |= _LEVEL2
+    return covered & occ, pinned & occ
+
+
+def occupancy_info(occ: int) -> tuple:
+    """``(playable, free, platforms, loaded, targets, partial, places)`` of an
+    occupancy, memoised: the playable mask, the balls with nothing resting on
+    them, the support masks of the playable points above the board, the balls
+    with exactly one ball resting on them (pinned balls cannot move), a dict of
+    where each of those may be moved to, the free balls under a playable point
+    (the only free balls whose targets are not all of P), and the number of
+    playable points.
+
+    Lifting a loaded ball empties the top of its column: the playable points
+    are then P less the points resting on that top, plus the top itself, and
+    the ball may not go back to s nor onto a ball that dropped (the top
+    included)."""
+    found = _INFO.get(occ)
+    if found is None:
+        if len(_INFO) > _CACHE_LIMIT:
+            _INFO.clear()
+        playable = playable_fast(occ)
+        covered, pinned = carried(occ)
+        free = occ & ~covered
+        platforms = []
+        partial = 0
+        raised = playable & ~0xFFFF
+        while raised:
+            low = raised & -raised
+            raised ^= low
+            support = SUPPORT_MASK[low.bit_length() - 1]
+            platforms.append(support)
+            partial |= support & free
+        loaded, targets = covered & ~pinned, {}
+        rest = loaded
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            s = low.bit_length() - 1
+            banned, gap = 0, s
+            above = occ & SUPPORTED_MASK[gap]
+            while above:
+                banned |= SUPPORTED_MASK[gap]
+                gap = above.bit_length() - 1
+                above = occ & SUPPORTED_MASK[gap]
+            targets[s] = playable & ~SUPPORTED_MASK[gap] & ~banned
+        found = _INFO[occ] = (playable, free, tuple(platforms), loaded, targets, partial,
+                              playable.bit_count())
+    return found
+
+
+def count_moves(mine: int, info: tuple) -> tuple[int, int]:
+    """(placements, relocations) open to the balls ``mine`` (a colour's mask, with
+    balls in hand) on an occupancy with :func:`occupancy_info` ``info``."""
+    _, free, platforms, loaded, targets, _, places = info
+    free &= mine
+    n = free.bit_count() * places
+    for support in platforms:
+        n -= (support & free).bit_count()
+    loaded &= mine
+    while loaded:
+        low = loaded & -loaded
+        loaded ^= low
+        n += targets[low.bit_length() - 1].bit_count()
+    return (places if mine.bit_count() < SUPPLY else 0), n
+
+
+def targets_of(s: int, info: tuple) -> int:
+    """Where the ball at ``s`` may be moved to (0: it cannot move)."""
+    if info[1] >> s & 1:
+        return info[0] & ~SUPPORTED_MASK[s]
+    return info[4].get(s, 0)
+
+
+def nth_relocation(k: int, mine: int, info: tuple) -> tuple[int, int]:
+    """The ``k``-th relocation of the balls ``mine``, as (from, to), in the order
+    of the legal moves: by source point, then by target point.
+
+    A free ball not under a playable point has every playable point as a
+    target, so runs of such balls are skipped at once; the others (``special``)
+    are counted one by one."""
+    playable, free, _, loaded, targets, partial, places = info
+    plain = free & mine & ~partial
+    special = (partial | loaded) & mine
+    passed = 0                          # the points below the one looked at
+    while special:
+        low = special & -special
+        special ^= low
+        run = plain & (low - 1) & ~passed
+        size = run.bit_count() * places
+        if k < size:
+            break
+        k -= size
+        s = low.bit_length() - 1
+        to = targets[s] if loaded & low else playable & ~SUPPORTED_MASK[s]
+        c = to.bit_count()
+        if k < c:
+            for _ in range(k):
+                to &= to - 1
+            return s, (to & -to).bit_length() - 1
+        k -= c
+        passed = (low << 1) - 1
+    else:
+        run = plain & ~passed
+    i, k = divmod(k, places)
+    for _ in range(i):
+        run &= run - 1
+    for _ in range(k):
+        playable &= playable - 1
+    return (run & -run).bit_length() - 1, (playable & -playable).bit_length() - 1
+
+
+def relocate(mine: int, other: int, s: int, t: int) -> tuple[int, int]:
+    """(mine, other) after the ball at ``s`` (of ``mine``) is lifted, the column
+    above it drops (each ball keeps its colour), and it is put on ``t``."""
+    occ = mine | other
+    gap = s
+    mine &= ~(1 << s)
+    above = occ & SUPPORTED_MASK[gap]
     while above:
-        banned |= SUPPORTED_MASK[gap]
-        gap = above.bit_length() - 1
-        above = occupied & SUPPORTED_MASK[gap]
-    return occupied & ~(1 << gap), banned
+        q = above.bit_length() - 1
+        if mine >> q & 1:
+            mine ^= 1 << q | 1 << gap
+        else:
+            other ^= 1 << q | 1 << gap
+        gap = q
+        above = occ & SUPPORTED_MASK[gap]
+    return mine | 1 << t, other
 
 
 @dataclass(frozen=True)
@@ -184,6 +348,9 @@ A player with no legal move passes. If neither player can move, or after
             raise UnknownGameError(f"Spyramid move_limit is 1-{self.info.max_length}, "
                                    f"not {limit!r}")
         self.pyramids = PYRAMID_SETS[kind] + (ROTATED if self.params["rotated"] else ())
+        #: The pyramids through each point.
+        self._through = tuple(tuple(m for m in self.pyramids if m >> p & 1)
+                              for p in range(NUM_POINTS))
 
     def initial_state(self, rng=None) -> SpyramidState:
         return SpyramidState()
@@ -193,22 +360,18 @@ A player with no legal move passes. If neither player can move, or after
 
     # -- moves ---------------------------------------------------------------
     def _moves(self, position: Position, player: int, first_only: bool = False):
-        colour = PLAYER_COLOURS[player]
-        occupied = position.occupied
+        """The legal moves but the pass: placements, then relocations by source point."""
+        mine = position.mask(PLAYER_COLOURS[player])
+        info = occupancy_info(position.occupied)
         moves = []
-        if position.count(colour) < SUPPLY:
-            row = PLACE_MOVES[colour]
-            moves = [row[p] for p in playable_points(occupied)]
+        if mine.bit_count() < SUPPLY:
+            row = PLACE_MOVES[PLAYER_COLOURS[player]]
+            moves = [row[p] for p in points_of(info[0])]
             if moves and first_only:
                 return moves
-        for s in points_of(position.mask(colour)):
-            above = occupied & SUPPORTED_MASK[s]
-            if above & (above - 1):            # pinned
-                continue
-            lifted, banned = lift(occupied, s)
-            banned |= 1 << s                   # a move must go somewhere else
+        for s in points_of(mine):
             row = RELOCATE_MOVES[s]
-            moves.extend([row[t] for t in playable_points(lifted) if not banned >> t & 1])
+            moves.extend([row[t] for t in points_of(targets_of(s, info))])
             if moves and first_only:
                 return moves
         return moves
@@ -222,13 +385,97 @@ A player with no legal move passes. If neither player can move, or after
         mover = state.to_move
         position = state.position
         if move.kind == MOVE:
-            lifted, _ = position.remove(move.point)
-            position = lifted.place(move.target, PLAYER_COLOURS[mover])
+            masks = [position.white, position.black]
+            masks[mover], masks[1 - mover] = relocate(masks[mover], masks[1 - mover],
+                                                      move.point, move.target)
+            position = Position.from_masks(*masks)
         elif move.kind != PASS:
             position = position.place(move.point, move.colour)
         ply = state.ply + 1
         return SpyramidState(position, 1 - mover, self._conclude(position, 1 - mover, ply),
                              move, ply)
+
+    def _can_move(self, masks, player: int) -> bool:
+        occ = masks[0] | masks[1]
+        return sum(count_moves(masks[player], occupancy_info(occ))) > 0
+
+    def _won(self, player: int) -> Outcome:
+        return Outcome((player,), f"{self.player_name(player)} holds the corners of a pyramid")
+
+    def _new_pyramid(self, masks, before, mover: int) -> Outcome | None:
+        """The outcome when a pyramid through a point a colour has gained since
+        ``before`` (the mover's first) is complete, else None."""
+        for player, had in ((mover, before[0]), (1 - mover, before[1])):
+            now = masks[player]
+            gained = now & ~had
+            while gained:
+                low = gained & -gained
+                gained ^= low
+                for pyramid in self._through[low.bit_length() - 1]:
+                    if now & pyramid == pyramid:
+                        return self._won(player)
+        return None
+
+    # -- fast random games ---------------------------------------------------
+    def random_playout(self, state, rng):
+        """Random moves to the end on bare masks: the same draws over the same moves
+        as the generic loop (checked by the tests), so the same games.
+
+        Only pyramids through a point a colour has just gained can be new; the
+        next player's moves, counted to see whether they can move, are kept for
+        their turn."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        through, limit = self._through, self.params["move_limit"]
+        masks = [state.position.white, state.position.black]
+        mover, ply = state.to_move, state.ply
+        occ = masks[0] | masks[1]
+        info = _INFO.get(occ) or occupancy_info(occ)
+        n_place, n_move = count_moves(masks[mover], info)
+        while True:
+            mine, other = masks[mover], masks[1 - mover]
+            n = n_place + n_move
+            k = int(rnd() * (n or 1))
+            ply += 1
+            if not n:
+                s = -2                              # the last move: a pass
+            elif k < n_place:
+                targets = info[0]
+                for _ in range(k):
+                    targets &= targets - 1
+                t = (targets & -targets).bit_length() - 1
+                masks[mover] = mine | 1 << t
+                s = -1                              # a placement at t
+            else:
+                s, t = nth_relocation(k - n_place, mine, info)
+                if SUPPORTED_MASK[s] & (mine | other):
+                    masks[mover], masks[1 - mover] = relocate(mine, other, s, t)
+                else:                               # a free ball: only it moves
+                    masks[mover] = mine ^ (1 << s | 1 << t)
+            result = None
+            if n:
+                if masks[1 - mover] == other:       # only the mover's ball at t moved in
+                    now = masks[mover]
+                    for pyramid in through[t]:
+                        if now & pyramid == pyramid:
+                            result = self._won(mover)
+                            break
+                else:
+                    result = self._new_pyramid(masks, (mine, other), mover)
+            mover = 1 - mover
+            if result is None:
+                occ = masks[0] | masks[1]
+                info = _INFO.get(occ) or occupancy_info(occ)
+                n_place, n_move = count_moves(masks[mover], info)
+                if not (n_place or n_move) and not self._can_move(masks, 1 - mover):
+                    result = Outcome((), "neither player can move")
+                elif ply >= limit:
+                    result = Outcome((), f"{ply} actions without a winner")
+            if result is not None:
+                last = PASS_MOVE if s == -2 else RELOCATE_MOVES[s][t] if s >= 0 else \
+                    PLACE_MOVES[PLAYER_COLOURS[1 - mover]][t]
+                return SpyramidState(Position.from_masks(*masks), mover, result, last, ply)
 
     def held_pyramids(self, position: Position, colour: int) -> int:
         """The union of the pyramids whose five corners all hold `colour`."""
@@ -251,10 +498,9 @@ A player with no legal move passes. If neither player can move, or after
         other's; a draw when nobody can move or at the move limit."""
         for player in (1 - to_move, to_move):
             if self.has_pyramid(position, PLAYER_COLOURS[player]):
-                return Outcome((player,), f"{self.player_name(player)} holds the "
-                               "corners of a pyramid")
-        if not self._moves(position, to_move, True) and \
-                not self._moves(position, 1 - to_move, True):
+                return self._won(player)
+        masks = (position.white, position.black)
+        if not self._can_move(masks, to_move) and not self._can_move(masks, 1 - to_move):
             return Outcome((), "neither player can move")
         if ply >= self.params["move_limit"]:
             return Outcome((), f"{ply} actions without a winner")
