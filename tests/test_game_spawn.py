@@ -4,13 +4,13 @@ import random
 import pytest
 
 import shibumi.games.spawn  # noqa: F401  (registers the game)
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import COORDS
 from shibumi.games.spawn import no_triplets
-from shibumi.notation import parse_point
+from shibumi.notation import Move, parse_point
 from shibumi.position import BLACK, RED, Position
 from reference import (ABOVE as _ABOVE, cells_of as _cells, open_points as _open,
                        square as _square, touch as _touch)
@@ -317,3 +317,91 @@ def test_perft_from_random_positions_matches_a_brute_force():
         if checked == 6:
             break
     assert checked == 6
+
+
+# -- the fast rules against the plain ones ---------------------------------------
+
+def test_fast_playouts_agree_with_the_rules_when_every_contact_counts():
+    # The conformance suite checks the default (visible contacts) only.
+    check_playouts("spawn", games=40, visible=False)
+
+
+def _states(game, seeds):
+    """Every state along random games."""
+    for seed in seeds:
+        rng, s = random.Random(seed), game.initial_state()
+        while not game.is_terminal(s):
+            yield s
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+
+
+@pytest.mark.parametrize("visible", [True, False])
+def test_quick_proofs_agree_with_the_search(visible):
+    # The placements offered (quick proofs first, the search when they fail)
+    # against the search alone on every placement that obeys the rules.
+    game = load("spawn", visible=visible)
+    checked = 0
+    for s in _states(game, range(25 if visible else 10)):
+        if game.removing(s):
+            continue
+        masks = game.masks(s)
+        plain = tuple((c, p) for c, p, after in game._placements(masks, s.placed)
+                      if game._finishes(after, s.placed + (p,)))
+        assert game._find_options(masks, s.placed) == plain, game.state_text(s)
+        checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("visible", [True, False])
+def test_removals_agree_with_a_whole_board_check(visible):
+    # lift_fits looks only at the balls a removal can bring into contact.
+    from shibumi.games.spawn import masks_fit
+    game = load("spawn", visible=visible)
+    checked = 0
+    for s in _states(game, range(20 if visible else 8)):
+        if not game.removing(s):
+            continue
+        done = set(s.placed)
+        expected = [p for p in range(30) if s.position.occupied >> p & 1 and p not in done
+                    and not s.position.is_pinned(p)
+                    and masks_fit(game.masks(type(s)(s.position.remove(p)[0])), visible)]
+        assert game.removals(game.masks(s), s.placed) == expected, game.state_text(s)
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("visible", [True, False])
+def test_the_search_playout_draws_only_legal_actions_and_every_one(visible):
+    # playout() draws by rejection (Spawn.draw) instead of listing the actions:
+    # each draw is legal, every legal action can come up, and no turn means None.
+    from shibumi.games.spawn import Spawn
+    game = load("spawn", visible=visible)
+    rng = random.Random(1)
+    checked = 0
+    for s in _states(game, range(12 if visible else 5)):
+        masks, occ = game.masks(s), s.position.occupied
+        legal = game.legal_moves(s)
+        seen = set()
+        for _ in range(200 if len(legal) <= 6 else 20):     # all of a few, surely
+            c, p = game.draw(masks, occ, s.placed, s.position.playable(), rng.random)
+            move = Move.remove(p) if not c else Move.place(p, c)
+            assert move in legal, game.state_text(s)
+            seen.add(move)
+        if len(legal) <= 6:
+            assert seen == set(legal), game.state_text(s)
+        checked += 1
+    assert checked > 100
+    stuck = state(STUCK)
+    assert stuck.result is not None
+    assert Spawn.draw(load("spawn"), load("spawn").masks(stuck), stuck.position.occupied, (),
+                      stuck.position.playable(), rng.random) is None
+
+
+def test_search_playouts_reach_a_legal_end():
+    game = load("spawn")
+    rng = random.Random(2)
+    for seed in range(30):
+        s = random_walk(game, seed, seed % 20)
+        end = game.playout(s, rng)
+        assert game.is_terminal(end) and end.result is not None
+        assert game.state_key(game.parse_state(game.state_text(end))) == game.state_key(end)

@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from conformance import check_random_games, check_symmetries
+from conformance import check_playouts, check_random_games, check_symmetries
 from reference import ABOVE, ALL as CELLS, cells_of, centre, open_points
 from shibumi import IllegalMoveError, NotationError, UnknownGameError, load
 from shibumi.analysis import perft
@@ -323,3 +323,28 @@ def test_conformance():
     for game in (GAME, SWEETS, CHERRY):
         for seed in range(3):
             check_symmetries(game, random_cake(game, seed, 3))
+
+
+@pytest.mark.parametrize("variant", [2, 3])
+def test_fast_playouts_agree_with_the_rules_in_every_recipe(variant):
+    # The conformance suite checks recipe 1 only.
+    check_playouts("special cake", games=100, variant=variant)
+
+
+@pytest.mark.parametrize("game", [GAME, SWEETS, CHERRY])
+def test_fast_playouts_agree_with_the_rules_while_eating(game):
+    # check_playouts starts in the baking; here the playout starts at every
+    # point of the eating, takes under way included.
+    from shibumi.game import Game
+    mid_turn = 0
+    for seed in range(12):
+        match = game.new_match(seed=seed)
+        walk = random.Random(seed)
+        while not match.is_over():
+            st = match.state
+            if st.eating:
+                mid_turn += bool(st.taken)
+                fast = game.random_playout(st, random.Random(seed))
+                assert fast == Game.random_playout(game, st, random.Random(seed))
+            match.push(walk.choice(match.legal_moves()))
+    assert mid_turn > 10

@@ -6,7 +6,7 @@ import pytest
 
 from shibumi.games.spetris import (KINDS, LINE2, LINE3, PLACEMENTS, RIGHT, START_HAND,
                                    TRIANGLE, WIDE)  # importing registers the game
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
@@ -354,3 +354,19 @@ def test_symmetries():
             check_symmetries(game, random_walk(game, seed, 5 + 3 * seed))
 
 
+def test_fast_playouts_agree_with_the_rules_for_three_players():
+    # The conformance suite checks the default (two players) only.
+    check_playouts("spetris", games=150, players=3)
+
+
+def test_placement_sets_agree_with_a_scan_of_the_placements():
+    # The table-driven fits() against the plain scan of every placement.
+    from shibumi.games.spetris import fits
+    for seed in range(30):
+        state = random_walk(GAME, seed, seed)
+        occupied, placed = state.position.occupied, state.placed
+        for kind in KINDS:
+            scan = [m for m, carry in PLACEMENTS[kind]
+                    if m & placed == placed and not m & ~placed & occupied
+                    and not carry & ~occupied]
+            assert fits(kind, occupied, placed) == scan

@@ -380,3 +380,41 @@ def test_symmetries_carry_the_locks():
         image = GAME.transform_state(s, perm)
         assert image.fresh == transform_mask(s.fresh, perm)
         assert image.locked == transform_mask(s.locked, perm)
+
+
+def test_fast_playouts_agree_with_the_rules_for_three_players():
+    check_playouts("spinca", games=100, players=3)
+
+
+def test_steps_on_masks_agree_with_lifting_the_ball():
+    # The mask rules against Position.remove and mechanics.relocate: every
+    # unlocked, unpinned ball whose falling column holds no locked ball steps to
+    # each level neighbour playable once it is lifted, and lands as relocate puts it.
+    from shibumi.geometry import SUPPORTED_MASK
+    from shibumi.games.spinca import STEPS
+    from shibumi.mechanics import relocate
+    from shibumi.position import playable_mask
+    checked = 0
+    for seed in range(40):
+        for game in (GAME, GAME3):
+            s = random_walk(game, seed, seed % 45)
+            if s.result is not None or s.stepped:
+                continue
+            pos, locked, expected = s.position, s.locked, []
+            for source in range(30):
+                above = SUPPORTED_MASK[source] & pos.occupied
+                if not pos.occupied >> source & 1 or locked >> source & 1 \
+                        or above & (above - 1):
+                    continue
+                lifted, drops = pos.remove(source)
+                if any(locked >> frm & 1 for frm, _ in drops):
+                    continue
+                for target in range(30):
+                    if STEPS[source] >> target & 1 and playable_mask(lifted.occupied) >> target & 1:
+                        expected.append(Move.relocate(source, target))
+            assert game.steps(pos, locked) == expected
+            for move in expected:
+                after = game.apply(s, move)
+                assert after.position == relocate(pos, move.point, move.target)[0]
+                checked += 1
+    assert checked > 100

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import ALL_MASK, CONTACTS, POINTS, SUPPORTED_MASK, points_of
+from ..geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, LEVEL_MASK, NUM_POINTS, POINTS,
+                        SUPPORT_MASK, SUPPORTED_MASK, TOUCHING_MASK, points_of)
 from ..position import COLOUR_NAMES, COLOURS, Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, REMOVE_MOVES, playable_bits, sole_winner
@@ -32,34 +33,90 @@ SLOTS = ("ball1", "ball2", "ball3")
 _CACHE_LIMIT = 200_000
 
 _PAIRS: dict[tuple[int, bool], tuple[int, ...]] = {}
-_HIDDEN: dict[int, int] = {}
 _FINISH: dict[bool, dict] = {}
+_OPTIONS: dict[bool, dict] = {}
 #: For each point, its contacts as (other point, overpass mask) pairs.
 LINKS = tuple(tuple((b if a == p else a, over) for a, b, over in CONTACTS if p in (a, b))
               for p in POINTS)
-
-
-def _hidden(occupied: int) -> int:
-    mask = _HIDDEN.get(occupied)
-    if mask is None:
-        if len(_HIDDEN) > _CACHE_LIMIT:
-            _HIDDEN.clear()
-        mask = _HIDDEN[occupied] = hidden_mask(occupied)
+#: For each point, (other point's bit, overpass mask) of its contacts that an
+#: overpass can cut (flat contacts away from the edge of their level).
+_CUTS = tuple(tuple((1 << q, over) for q, over in LINKS[p] if over) for p in POINTS)
+#: _COVERED_BY[occupied >> 25]: the interior points under the occupied points of
+#: levels 2 and 3 (a ball there is hidden).
+_COVERED_BY = tuple(sum(1 << p for p in INTERIOR if bits >> (COVER[p] - 25) & 1)
+                    for bits in range(32))
+def _uncovered(p: int) -> int:
+    """What taking the ball at p (nothing on it) can bring into view: the ball it
+    hid, and the balls of the contacts it helped cut."""
+    mask = sum(1 << q for q in INTERIOR if COVER[q] == p)
+    for a, b, over in CONTACTS:
+        if over >> p & 1:
+            mask |= 1 << a | 1 << b
     return mask
+
+
+_UNCOVERED = tuple(_uncovered(p) for p in POINTS)
+LEVEL0 = LEVEL_MASK[0]
+#: For each point, (point above, its supports) of the points a ball there helps carry.
+_RAISED = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in POINTS if SUPPORT_MASK[q] >> p & 1)
+                for p in POINTS)
+_UNDER: dict[int, tuple[int, int]] = {}
+
+
+def sum_near(mask: int) -> int:
+    """The points next to some point of a mask."""
+    out = 0
+    for p in points_of(mask):
+        out |= NEAR[p]
+    return out
+
+
+def sum_supports(mask: int) -> int:
+    """The points that hold up some point of a mask."""
+    out = 0
+    for p in points_of(mask):
+        out |= SUPPORT_MASK[p]
+    return out
+
+
+#: For each point, the points next to it or to a point next to it: a cluster of
+#: three with a ball at p lies within them.
+_NEAR2 = tuple(NEAR[p] | sum_near(NEAR[p]) for p in POINTS)
+#: For each point, the points that hold it or a point next to it up.
+_SUPPORTS_NEAR = tuple(SUPPORT_MASK[p] | sum_supports(NEAR[p]) for p in POINTS)
+
+
+def under(occupied: int) -> tuple[int, int]:
+    """(balls with a ball on them, balls with two or more: pinned), memoised on the
+    upper levels (the only balls that rest on others)."""
+    upper = occupied >> 16
+    found = _UNDER.get(upper)
+    if found is None:
+        covered = pinned = 0
+        for p in range(25):
+            above = occupied & SUPPORTED_MASK[p]
+            if above:
+                covered |= 1 << p
+                if above & (above - 1):
+                    pinned |= 1 << p
+        found = _UNDER[upper] = (covered, pinned)
+    return found
 
 
 def kin(p: int, mine: int, occupied: int, visible: bool = True) -> int:
     """Balls of the mask ``mine`` in contact with the ball at p (seen from above
     when ``visible``)."""
-    hidden = _hidden(occupied) if visible else 0
+    if not visible:
+        return TOUCHING_MASK[p] & mine
+    hidden = _COVERED_BY[occupied >> 25] & occupied
     if hidden >> p & 1:
         return 0
-    found = 0
-    for q, over in LINKS[p]:
-        if mine >> q & 1 and not hidden >> q & 1 \
-                and not (visible and over and occupied & over == over):
-            found |= 1 << q
-    return found
+    near = TOUCHING_MASK[p] & mine & ~hidden
+    if near:
+        for bit, over in _CUTS[p]:
+            if near & bit and occupied & over == over:
+                near ^= bit
+    return near
 
 
 def fits(p: int, mine: int, occupied: int, visible: bool = True) -> bool:
@@ -73,6 +130,131 @@ def fits(p: int, mine: int, occupied: int, visible: bool = True) -> bool:
         return False
     second = kin(near.bit_length() - 1, mine, occupied, visible)
     return not second & (second - 1)
+
+
+def column(p: int, occupied: int) -> list[int]:
+    """The point p and the balls that drop when its ball is taken, lowest first
+    (each rests on the one before, as :meth:`Position.remove` drops them)."""
+    chain = [p]
+    above = occupied & SUPPORTED_MASK[p]
+    while above:
+        p = above.bit_length() - 1
+        chain.append(p)
+        above = occupied & SUPPORTED_MASK[p]
+    return chain
+
+
+def lift(masks, p: int, occupied: int):
+    """(masks, occupied, chain) once the ball at p is taken and its column drops."""
+    chain = column(p, occupied)
+    masks = list(masks)
+    colours = [0 if masks[0] >> q & 1 else 1 if masks[1] >> q & 1 else 2 for q in chain]
+    for q, c in zip(chain, colours):
+        masks[c] ^= 1 << q
+    for q, c in zip(chain, colours[1:]):
+        masks[c] |= 1 << q
+    return masks, occupied & ~(1 << chain[-1]), chain
+
+
+def lift_fits(masks, p: int, occupied: int, visible: bool = True) -> bool:
+    """Whether taking the (unpinned) ball at p keeps the triplet rule, given that
+    the position keeps it now. Only balls that gain a contact can break it: the
+    balls that dropped, and (seen from above) the ball the top of the column
+    hid and the balls of the contacts it cut; :func:`fits` checks each."""
+    after, occupied, chain = lift(masks, p, occupied)
+    top = chain[-1]
+    check = _UNCOVERED[top] & occupied if visible else 0
+    for q in chain[:-1]:
+        check |= 1 << q
+    while check:
+        low = check & -check
+        check ^= low
+        q = low.bit_length() - 1
+        mine = after[0] if after[0] & low else after[1] if after[1] & low else after[2]
+        if not fits(q, mine, occupied, visible):
+            return False
+    return True
+
+
+def placeable(mine: int, occupied: int, spots: int, visible: bool = True) -> int:
+    """The points of ``spots`` (playable) where a ball of the colour ``mine`` keeps
+    the triplet rule: :func:`fits` for each. A ball on a playable point is seen
+    from above and nothing passes over its contacts, so its own contacts are the
+    visible balls it touches."""
+    seen = mine & ~(_COVERED_BY[occupied >> 25] & occupied) if visible else mine
+    out = 0
+    while spots:
+        low = spots & -spots
+        spots ^= low
+        p = low.bit_length() - 1
+        near = TOUCHING_MASK[p] & seen
+        if near:
+            if near & (near - 1):
+                continue
+            second = kin(near.bit_length() - 1, mine | low, occupied | low, visible)
+            if second & (second - 1):
+                continue
+        out |= low
+    return out
+
+
+def _cluster_around(p: int, others: list[int]) -> int:
+    """Points for the other balls of a turn (``others``: where each colour may go)
+    that make a cluster with a first ball at p, as a mask with p; 0 if none is
+    found. The first ball or one next to it is next to all the others."""
+    first = 1 << p
+    if len(others) < 2:
+        if not others:
+            return first
+        spots = others[0] & NEAR[p]
+        return first | spots & -spots if spots else 0
+    a, b = others
+    for near, far in ((a, b), (b, a)):
+        spots = near & NEAR[p]
+        while spots:
+            low = spots & -spots
+            spots ^= low
+            rest = far & (NEAR[p] | NEAR[low.bit_length() - 1]) & ~low & ~first
+            if rest:
+                return first | low | rest & -rest
+    return 0
+
+
+def raised(playable: int, occupied: int, p: int) -> int:
+    """The playable points once a ball is put at p (``occupied`` includes it)."""
+    playable &= ~(1 << p)
+    for above, support in _RAISED[p]:
+        if occupied & support == support:
+            playable |= above
+    return playable
+
+
+def _enables(y: int) -> int:
+    """Points where a ball may come to fit (seen from above) once a ball of
+    another colour is put at y: near the ball y hides and the contacts it cuts
+    (a contact of theirs, or of a ball they touch, is lost)."""
+    changed = 0
+    for q in INTERIOR:
+        if COVER[q] == y:
+            changed |= 1 << q | TOUCHING_MASK[q]
+    for a, b, over in CONTACTS:
+        if over >> y & 1:
+            changed |= 1 << a | 1 << b
+    out = changed
+    for p in points_of(changed):
+        out |= TOUCHING_MASK[p]
+    return out
+
+
+#: _ENABLES[y]: where a ball put at y may let a ball of another colour fit.
+_ENABLES = tuple(_enables(y) for y in POINTS)
+
+
+def nth_point(mask: int, i: int) -> int:
+    """The i-th point (from 0, in order) of a mask."""
+    for _ in range(i):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def contact_pairs(occupied: int, visible: bool = True) -> tuple[int, ...]:
@@ -232,6 +414,7 @@ rule, hidden or cut ones too.
         self.visible = self.params["visible"]
         # Shared by every game with the same reading of "touching".
         self._finish = _FINISH.setdefault(self.visible, {})
+        self._options = _OPTIONS.setdefault(self.visible, {})
 
     def initial_state(self, rng=None) -> SpawnState:
         return self.settle(SpawnState())
@@ -260,18 +443,37 @@ rule, hidden or cut ones too.
         """Balls that may be taken away: movable, not placed this turn, no triplet
         after the drop (only the first one found with ``first_only``)."""
         occ = masks[0] | masks[1] | masks[2]
-        position = Position.from_masks(*masks)
+        done = 0
+        for p in placed:
+            done |= 1 << p
+        covered, pinned = under(occ)
+        candidates = occ & ~pinned & ~done                  # not pinned, not just placed
+        bare = occ & LEVEL0 & ~covered                      # taking these bares nothing
         found = []
-        for p in points_of(occ):
-            above = occ & SUPPORTED_MASK[p]
-            if above & (above - 1) or p in placed:      # pinned, or just placed
-                continue
-            after = position.remove(p)[0]
-            if masks_fit((after.white, after.black, after.red), self.visible):
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            p = low.bit_length() - 1
+            if low & bare or lift_fits(masks, p, occ, self.visible):
                 found.append(p)
                 if first_only:
                     break
         return found
+
+    def can_remove(self, masks, occ: int, done: int) -> bool:
+        """Whether some ball may be taken away (``done``: the balls of this turn).
+        A board ball with nothing on it always may: taking it uncovers nothing
+        and cuts no contact open."""
+        covered, pinned = under(occ)
+        if occ & LEVEL0 & ~covered & ~done:
+            return True
+        candidates = occ & ~pinned & ~done
+        while candidates:
+            low = candidates & -candidates
+            candidates ^= low
+            if lift_fits(masks, low.bit_length() - 1, occ, self.visible):
+                return True
+        return False
 
     def _placements(self, masks: tuple[int, int, int], placed: tuple[int, ...]):
         """Each (colour, point, masks after) that obeys the rules for this ball."""
@@ -279,32 +481,123 @@ rule, hidden or cut ones too.
         spots = playable_bits(occ)
         if len(placed) == 2:       # the third ball completes the cluster of three
             spots &= third_spots(*placed)
-        spots = points_of(spots)
+        visible = self.visible
         for colour in self.due(masks, placed):
             i = colour - 1
-            for p in spots:
-                mine = masks[i] | 1 << p
-                if fits(p, mine, occ | 1 << p, self.visible):
+            free = spots
+            while free:
+                low = free & -free
+                free ^= low
+                p = low.bit_length() - 1
+                mine = masks[i] | low
+                if fits(p, mine, occ | low, visible):
                     yield colour, p, masks[:i] + (mine,) + masks[i + 1:]
 
     def can_finish(self, masks: tuple[int, int, int], placed: tuple[int, ...]) -> bool:
         """Whether the turn under way (balls ``placed`` already in) can be completed."""
         key = masks + placed
         known = self._finish.get(key)
-        if known is not None:
-            return known
-        if masks[0] | masks[1] | masks[2] == ALL_MASK:
-            result = clustered(placed)
-        elif not self.due(masks, placed):
-            result = clustered(placed) and (self.opening(masks, placed)
-                                            or bool(self.removals(masks, placed, True)))
-        else:
-            result = any(self.can_finish(after, placed + (p,))
-                         for _, p, after in self._placements(masks, placed))
-        if len(self._finish) > _CACHE_LIMIT:
-            self._finish.clear()
-        self._finish[key] = result
-        return result
+        if known is None:
+            known = self._finishes(masks, placed)
+            if len(self._finish) > _CACHE_LIMIT:
+                self._finish.clear()
+            self._finish[key] = known
+        return known
+
+    def _finishes(self, masks: tuple[int, int, int], placed: tuple[int, ...]) -> bool:
+        """:meth:`can_finish`, searched: the next ball anywhere it obeys the rules."""
+        done = 0
+        for p in placed:
+            done |= 1 << p
+        return self._search(masks, masks[0] | masks[1] | masks[2], placed, done,
+                            self.due(masks, placed))
+
+    def _search(self, masks, occ, placed, done, due) -> bool:
+        """The search of :meth:`_finishes` (``done``: the mask of ``placed``; ``due``:
+        the colours still to place)."""
+        if occ == ALL_MASK:
+            return clustered(placed)
+        if not due:
+            return clustered(placed) and (occ.bit_count() == len(placed)
+                                          or self.can_remove(masks, occ, done))
+        playable = playable_bits(occ)
+        spots = playable
+        if len(placed) == 2:       # the third ball completes the cluster of three
+            spots &= third_spots(*placed)
+        elif len(placed) == 1:             # the cluster lies within two steps of a ball
+            spots &= NEAR[placed[0]] if len(due) == 1 else _NEAR2[placed[0]]
+        last = len(due) == 1                   # this ball ends the turn (clustered by spots)
+        second = len(placed) == 1 and not last
+        fitting = [placeable(masks[c - 1], occ, spots, self.visible) for c in due]
+        if second and len(due) == 2:
+            return self._pair_after(masks, occ, placed[0], done, due, fitting, playable)
+        for colour, points in zip(due, fitting):
+            i = colour - 1
+            rest = [c for c in due if c != colour]
+            while points:
+                low = points & -points
+                points ^= low
+                p = low.bit_length() - 1
+                after = occ | low
+                if second and not raised(playable, after, p) & third_spots(placed[0], p):
+                    continue                   # nowhere for the third ball
+                if last:
+                    if after == ALL_MASK or after.bit_count() == len(placed) + 1 \
+                            or after & LEVEL0 & ~under(after)[0] & ~done & ~low:
+                        return True            # complete, the opening, or a bare board ball
+                    if self.can_remove(masks[:i] + (masks[i] | low,) + masks[i + 1:],
+                                       after, done | low):
+                        return True
+                elif self._search(masks[:i] + (masks[i] | low,) + masks[i + 1:], after,
+                                  placed + (p,), done | low, rest):
+                    return True
+        return False
+
+    def _pair_after(self, masks, occ, first, done, due, fitting, playable) -> bool:
+        """:meth:`_search` once the first ball is in and two colours are due: is
+        there a second ball and a third next to the cluster? A point where the
+        third colour fits now still fits after the second ball (another colour
+        only hides balls and cuts contacts); beyond those, only the platforms the
+        second ball completes and the points it may free (:data:`_ENABLES`)
+        need a look."""
+        for k in (0, 1):
+            i, j = due[k] - 1, due[1 - k] - 1
+            thirds = fitting[1 - k]
+            points = fitting[k]
+            while points:
+                low = points & -points
+                points ^= low
+                x = low.bit_length() - 1
+                after = occ | low
+                if after == ALL_MASK:              # complete: two balls side by side
+                    if NEAR[first] >> x & 1:
+                        return True
+                    continue
+                spread = third_spots(first, x) & ~low
+                lifted = raised(playable, after, x)
+                maybe = spread & lifted & ~playable
+                if self.visible:
+                    maybe |= spread & playable & _ENABLES[x] & ~thirds
+                sure = thirds & spread
+                if maybe:
+                    sure |= placeable(masks[j], after, maybe, self.visible)
+                if not sure:
+                    continue
+                if after.bit_count() + 1 == NUM_POINTS or after.bit_count() == 2:
+                    return True                    # complete, or the opening turn
+                bare = after & LEVEL0 & ~under(after)[0] & ~done & ~low
+                if bare & ~SUPPORT_MASK[(sure & -sure).bit_length() - 1]:
+                    return True                    # a bare board ball to take away
+                second = masks[:i] + (masks[i] | low,) + masks[i + 1:]
+                while sure:
+                    top = sure & -sure
+                    sure ^= top
+                    end = after | top
+                    if end & LEVEL0 & ~under(end)[0] & ~done & ~low & ~top or self.can_remove(
+                            second[:j] + (second[j] | top,) + second[j + 1:], end,
+                            done | low | top):
+                        return True
+        return False
 
     @staticmethod
     def masks(state) -> tuple[int, int, int]:
@@ -315,20 +608,136 @@ rule, hidden or cut ones too.
         """The turn's balls are all in and a ball must now be taken away."""
         return bool(state.placed) and not self.due(self.masks(state), state.placed)
 
+    def options(self, masks: tuple[int, int, int], placed: tuple[int, ...]):
+        """The placements offered in a turn under way, as (colour, point) in the
+        order of ``legal_moves``: each obeys the rules and leaves a turn that can
+        be finished. Memoised (the search asks for the same states again)."""
+        key = masks + placed
+        found = self._options.get(key)
+        if found is None:
+            found = self._find_options(masks, placed)
+            if len(self._options) > _CACHE_LIMIT:
+                self._options.clear()
+            self._options[key] = found
+        return found
+
+    def _find_options(self, masks, placed):
+        """:meth:`options`, worked out: each placement that obeys the rules, kept
+        if a quick proof or else the search finds the rest of the turn."""
+        occ = masks[0] | masks[1] | masks[2]
+        playable = playable_bits(occ)
+        spots = playable
+        if len(placed) == 2:       # the third ball completes the cluster of three
+            spots &= third_spots(*placed)
+        elif len(placed) == 1:     # the cluster lies within two steps of a ball
+            spots &= _NEAR2[placed[0]]
+        due = self.due(masks, placed)
+        fitting = [placeable(masks[c - 1], occ, spots, self.visible) for c in due]
+        done = 0
+        for q in placed:
+            done |= 1 << q
+        # Board balls with nothing on them, not of this turn: taking one away is
+        # always allowed.
+        bare = occ & LEVEL0 & ~under(occ)[0] & ~done
+        if not occ & ~done:
+            bare = -1                          # the opening turn: nothing to take
+        roomy = ALL_MASK.bit_count() - occ.bit_count() > len(due)   # no filling up
+        first = placed[0] if placed else -1
+        found = []
+        for i, colour in enumerate(due):
+            others = fitting[:i] + fitting[i + 1:]
+            points = fitting[i]
+            while points:
+                low = points & -points
+                points ^= low
+                p = low.bit_length() - 1
+                # The common cases, proved at once (else the general proof, then
+                # the search): the others next to this ball and a bare board ball
+                # under none of them.
+                if roomy:
+                    if not placed:
+                        near = NEAR[p]
+                        if len(others) == 2:
+                            a, b = others[0] & near, others[1] & near
+                            if a and b and (a | b) & ((a | b) - 1) \
+                                    and bare & ~_SUPPORTS_NEAR[p]:
+                                found.append((colour, p))
+                                continue
+                    elif len(placed) == 1:
+                        spread = third_spots(first, p)
+                        if others:
+                            if not raised(playable, occ | low, p) & spread:
+                                continue       # nowhere for the third ball
+                            b = others[0] & spread & ~low
+                            if b and bare & ~SUPPORT_MASK[p] & ~SUPPORT_MASK[
+                                    (b & -b).bit_length() - 1]:
+                                found.append((colour, p))
+                                continue
+                    elif bare & ~SUPPORT_MASK[p]:
+                        found.append((colour, p))
+                        continue
+                if self._surely_finishes(masks, occ, placed, p, others,
+                                         due[:i] + due[i + 1:]):
+                    found.append((colour, p))
+                    continue
+                j = colour - 1
+                if self._search(masks[:j] + (masks[j] | low,) + masks[j + 1:], occ | low,
+                                placed + (p,), done | low, due[:i] + due[i + 1:]):
+                    found.append((colour, p))
+        return tuple(found)
+
+    def _surely_finishes(self, masks, occ, placed, p, others, colours) -> bool:
+        """A quick proof that the turn can be finished once a ball goes to p, or
+        False (then the full search decides). ``others``: where each colour still
+        due after this one (``colours``) fits now (:func:`placeable`), to which
+        the platforms this ball completes are added; a later ball of another
+        colour only hides balls and cuts contacts, so those points still fit.
+        The proof puts them next to the turn's balls, and takes away a board
+        ball with nothing on it (which bares no ball and no contact)."""
+        if ALL_MASK.bit_count() - occ.bit_count() <= len(others) + 1:
+            return False                        # the pyramid may fill during the turn
+        used = 1 << p
+        opened = raised(playable_bits(occ), occ | used, p) & ~playable_bits(occ)
+        if opened:                              # the platforms the ball completes
+            others = [spots | placeable(masks[c - 1], occ | used, opened, self.visible)
+                      for c, spots in zip(colours, others)]
+        if not placed:                          # the first ball: a cluster around it
+            used = _cluster_around(p, others)
+            if not used:
+                return False
+        elif len(placed) == 1:
+            if others:                          # the third ball next to the first two
+                spots = others[0] & third_spots(placed[0], p) & ~used
+                if not spots:
+                    return False
+                used |= spots & -spots
+            elif not NEAR[p] >> placed[0] & 1:
+                return False
+        if occ.bit_count() == len(placed):      # the opening turn: nothing to take
+            return True
+        for q in placed:
+            used |= 1 << q
+        bare = occ & LEVEL0 & ~under(occ)[0] & ~used
+        while used and bare:
+            low = used & -used
+            used ^= low
+            bare &= ~SUPPORT_MASK[low.bit_length() - 1]
+        return bool(bare)
+
     def legal_moves(self, state, player=None):
         if state.result is not None:
             return []
         masks = self.masks(state)
         if self.removing(state):
             return [REMOVE_MOVES[p] for p in self.removals(masks, state.placed)]
-        return [PLACE_MOVES[c][p] for c, p, after in self._placements(masks, state.placed)
-                if self.can_finish(after, state.placed + (p,))]
+        return [PLACE_MOVES[c][p] for c, p in self.options(masks, state.placed)]
 
     def apply(self, state, move):
         mover, ply = state.to_move, state.ply + 1
         if move.kind == "remove":
-            position, _ = state.position.remove(move.point)
-            return self.settle(SpawnState(position, 1 - mover, None, move, ply))
+            masks, _, _ = lift(self.masks(state), move.point, state.position.occupied)
+            return self.settle(SpawnState(Position.from_masks(*masks), 1 - mover, None,
+                                          move, ply))
         position = state.position.place(move.point, move.colour)
         placed = state.placed + (move.point,)
         if position.occupied == ALL_MASK:
@@ -337,6 +746,162 @@ rule, hidden or cut ones too.
         if not self.due(masks, placed) and self.opening(masks, placed):
             return self.settle(SpawnState(position, 1 - mover, None, move, ply))
         return SpawnState(position, mover, None, move, ply, placed)
+
+    def random_playout(self, state, rng):
+        """Same games as the generic loop, on raw masks: the same placements,
+        removals and turn checks as ``legal_moves`` and ``apply``, no state
+        built until the end."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        masks, placed = self.masks(state), state.placed
+        mover, ply, last = state.to_move, state.ply, state.last
+        options = None                                      # placements, when known
+        while True:
+            if placed and not self.due(masks, placed):          # take a ball away
+                choices = self.removals(masks, placed)
+                p = choices[int(rnd() * len(choices))]
+                masks = tuple(lift(masks, p, masks[0] | masks[1] | masks[2])[0])
+                last, ply, placed, mover = REMOVE_MOVES[p], ply + 1, (), 1 - mover
+            else:
+                if options is None:
+                    options = self._find_options(masks, placed)
+                c, p = options[int(rnd() * len(options))]
+                options = None
+                masks = masks[:c - 1] + (masks[c - 1] | 1 << p,) + masks[c:]
+                last, ply, placed = PLACE_MOVES[c][p], ply + 1, placed + (p,)
+                if masks[0] | masks[1] | masks[2] == ALL_MASK:
+                    return SpawnState(Position.from_masks(*masks), mover,
+                                      self._completed(mover), last, ply, placed)
+                if self.due(masks, placed) or not self.opening(masks, placed):
+                    continue
+                placed, mover = (), 1 - mover                   # the opening turn ends
+            options = self._find_options(masks, ())         # a whole turn, or a loss
+            if not options:
+                return SpawnState(Position.from_masks(*masks), mover, Outcome(
+                    (1 - mover,), f"{self.player_name(mover)} cannot play a whole turn"),
+                    last, ply)
+
+    def playout(self, state, rng):
+        """The search's playouts: uniformly random legal actions, like
+        ``random_playout``, but each drawn by rejection (:meth:`draw`) instead of
+        listing every legal action first. The legal actions are equally likely
+        either way; only the draws differ."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        masks, placed = self.masks(state), state.placed
+        mover, ply, last = state.to_move, state.ply, state.last
+        occ = masks[0] | masks[1] | masks[2]
+        playable = playable_bits(occ)
+        while True:
+            drawn = self.draw(masks, occ, placed, playable, rnd)
+            if drawn is None:                                   # no whole turn: a loss
+                return SpawnState(Position.from_masks(*masks), mover, Outcome(
+                    (1 - mover,), f"{self.player_name(mover)} cannot play a whole turn"),
+                    last, ply)
+            c, p = drawn
+            ply += 1
+            if not c:                                           # take a ball away
+                masks, occ, chain = lift(masks, p, occ)
+                masks, top = tuple(masks), chain[-1]
+                playable = (playable | 1 << top) & ~SUPPORTED_MASK[top]
+                last, placed, mover = REMOVE_MOVES[p], (), 1 - mover
+                continue
+            masks = masks[:c - 1] + (masks[c - 1] | 1 << p,) + masks[c:]
+            placed, occ = placed + (p,), occ | 1 << p
+            playable = raised(playable, occ, p)
+            last = PLACE_MOVES[c][p]
+            if occ == ALL_MASK:
+                return SpawnState(Position.from_masks(*masks), mover, self._completed(mover),
+                                  last, ply, placed)
+            if occ.bit_count() == len(placed) and not self.due(masks, placed):
+                placed, mover = (), 1 - mover                   # the opening turn ends
+
+    def draw(self, masks, occ, placed, playable, rnd):
+        """One legal action drawn uniformly at random, as (colour, point), colour 0
+        for a removal; None when a turn cannot be played. A random candidate
+        (a ball of a colour due on a playable point, or a ball that is neither
+        pinned nor just placed) is checked alone, and drawn again among the
+        rest if it is not legal."""
+        done = 0
+        for q in placed:
+            done |= 1 << q
+        due = self.due(masks, placed)
+        if placed and not due:                                  # take a ball away
+            covered, pinned = under(occ)
+            pool, bare = occ & ~pinned & ~done, occ & LEVEL0 & ~covered
+            while pool:
+                low = 1 << nth_point(pool, int(rnd() * pool.bit_count()))
+                p = low.bit_length() - 1
+                if low & bare or lift_fits(masks, p, occ, self.visible):
+                    return 0, p
+                pool ^= low
+            return None
+        spots = playable
+        if len(placed) == 2:
+            spots &= third_spots(*placed)
+        elif len(placed) == 1:
+            spots &= _NEAR2[placed[0]]         # the cluster reaches no further
+        pools = [spots] * len(due)
+        counts = [spots.bit_count()] * len(due)
+        total = sum(counts)
+        hidden = _COVERED_BY[occ >> 25] & occ if self.visible else 0
+        while total:
+            i = int(rnd() * total)
+            k = 0
+            while i >= counts[k]:
+                i -= counts[k]
+                k += 1
+            p = nth_point(pools[k], i)
+            low, c = 1 << p, due[k]
+            rest = due[:k] + due[k + 1:]
+            near = TOUCHING_MASK[p] & masks[c - 1] & ~hidden     # as in placeable()
+            if (not near or not near & (near - 1) and placeable(
+                    masks[c - 1], occ, low, self.visible)) and (
+                    self._quick_proof(masks, occ, placed, done, rest, p, playable)
+                    or self._search(masks[:c - 1] + (masks[c - 1] | low,) + masks[c:],
+                                    occ | low, placed + (p,), done | low, rest)):
+                return c, p
+            pools[k] ^= low
+            counts[k] -= 1
+            total -= 1
+        return None
+
+    def _quick_proof(self, masks, occ, placed, done, rest, p, playable) -> bool:
+        """A quick proof that a ball at p (it fits) leaves a whole turn, or False:
+        the balls still due (colours ``rest``) fit next to the turn's balls now
+        (so they will), and a bare board ball under none of them is left to take
+        away (see :meth:`_surely_finishes`)."""
+        balls = occ.bit_count()
+        if NUM_POINTS - balls <= len(rest) + 1:
+            return False                        # the pyramid may fill during the turn
+        if not placed and len(rest) == 2:       # the first ball: both others next to it
+            around = NEAR[p] & playable
+            a = placeable(masks[rest[0] - 1], occ, around, self.visible)
+            if not a:
+                return False
+            b = placeable(masks[rest[1] - 1], occ, around, self.visible)
+            if not b or not (a | b) & ((a | b) - 1):
+                return False
+            return not balls or bool(occ & LEVEL0 & ~under(occ)[0] & ~_SUPPORTS_NEAR[p])
+        used = done | 1 << p
+        if len(placed) == 1 and len(rest) == 1:
+            spots = third_spots(placed[0], p) & playable & ~used
+            z = placeable(masks[rest[0] - 1], occ, spots, self.visible)
+            if not z:
+                return False
+            used |= z & -z
+        elif rest or len(placed) == 1 and not NEAR[p] >> placed[0] & 1:
+            return False                        # (two balls must be side by side)
+        if balls == len(placed):                # the opening turn: nothing to take
+            return True
+        bare = occ & LEVEL0 & ~under(occ)[0] & ~done
+        while used and bare:
+            top = used & -used
+            used ^= top
+            bare &= ~SUPPORT_MASK[top.bit_length() - 1]
+        return bool(bare)
 
     def _completed(self, player: int) -> Outcome:
         return Outcome((player,), f"{self.player_name(player)} completed the pyramid")

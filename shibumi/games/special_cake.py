@@ -34,9 +34,10 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import APEX, FLAT_NEIGHBOURS, NUM_POINTS, points_of, segments, sloped_runs
+from ..geometry import (APEX, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
+                        points_of, segments, sloped_runs)
 from ..notation import PASS_MOVE, Move, point_name, parse_point
-from ..position import BLACK, RED, WHITE, Position
+from ..position import BLACK, RED, WHITE, Position, playable_mask
 from ..registry import register
 from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points
 
@@ -95,6 +96,116 @@ def replay(start: Position, taken: tuple[int, ...]):
         for src, gap in drops:
             ids[gap], ids[src] = ids[src], -1
     return position, ids
+
+
+# -- the eating on masks: legal_moves, apply and the playout all use these --------------
+#: For each point, (point above, its supports) of the points a ball there helps carry.
+_RAISED = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in range(NUM_POINTS)
+                      if SUPPORT_MASK[q] >> p & 1) for p in range(NUM_POINTS))
+#: For each point, the lines through it.
+LINES_AT = tuple(tuple(line for line in LINES if line >> p & 1) for p in range(NUM_POINTS))
+_PINNED: dict[int, int] = {}
+_IDENTITY = tuple(range(NUM_POINTS))       # ids at the start of a turn
+
+
+def pinned(occupied: int) -> int:
+    """Balls with two or more balls resting on them (memoised on the upper levels,
+    the only ones that can rest on a ball)."""
+    upper = occupied >> 16
+    mask = _PINNED.get(upper)
+    if mask is None:
+        mask = 0
+        for p in range(25):
+            above = occupied & SUPPORTED_MASK[p]
+            if above & (above - 1):
+                mask |= 1 << p
+        _PINNED[upper] = mask
+    return mask
+
+
+def column(p: int, occupied: int) -> list[int]:
+    """The point p and the balls that drop when its ball is taken, lowest first
+    (each rests on the one before, as :meth:`Position.remove` drops them)."""
+    chain = [p]
+    above = occupied & SUPPORTED_MASK[p]
+    while above:
+        p = above.bit_length() - 1
+        chain.append(p)
+        above = occupied & SUPPORTED_MASK[p]
+    return chain
+
+
+def take(p: int, occupied: int, ids: list[int]) -> tuple[int, list[int]]:
+    """(occupied, ids) once the ball at p is taken and its column drops; ``ids``
+    gives, for each point, where its ball stood at the start of the turn (-1:
+    empty)."""
+    chain = column(p, occupied)
+    ids = list(ids)
+    for gap, src in zip(chain, chain[1:]):
+        ids[gap] = ids[src]
+    ids[chain[-1]] = -1
+    return occupied & ~(1 << chain[-1]), ids
+
+
+def take_colours(p: int, masks: list[int], occupied: int) -> tuple[int, int]:
+    """Take the ball at p on the colour masks (white, black, red), in place;
+    returns its colour index and the point left empty (the top of its column)."""
+    chain = column(p, occupied)
+    colours = [0 if masks[0] >> q & 1 else 1 if masks[1] >> q & 1 else 2 for q in chain]
+    for q, c in zip(chain, colours):
+        masks[c] ^= 1 << q
+    for q, c in zip(chain, colours[1:]):
+        masks[c] |= 1 << q
+    return colours[0], chain[-1]
+
+
+def turn_lines(first: int, masks, mixed: bool) -> tuple[int, ...]:
+    """The lines a take that began with the ball first at ``first`` may be: through
+    it, whole at the start of the turn (``masks``: white, black, red), and with
+    ``mixed`` of two colours or more. Every line the take can grow into holds
+    its first ball, so these are all the lines that matter."""
+    white, black, red = masks
+    occupied = white | black | red
+    found = []
+    for line in LINES_AT[first]:
+        if occupied & line != line:
+            continue
+        if mixed and (white & line == line or black & line == line or red & line == line):
+            continue
+        found.append(line)
+    return tuple(found)
+
+
+def extensions(occupied: int, ids: list[int], taken: int, lines: tuple[int, ...],
+               first_only: bool = False) -> list[int]:
+    """Points whose ball may be taken next in this turn: free, of a line the balls
+    ``taken`` (by their start points) belong to, and leaving a take that is, or
+    can still grow into, a whole line (only the first found with ``first_only``)."""
+    room = 0
+    for line in lines:
+        if line & taken == taken:
+            room |= line
+    room &= ~taken
+    found = []
+    if not room:
+        return found
+    free = occupied & ~pinned(occupied)
+    while free:
+        low = free & -free
+        free ^= low
+        p = low.bit_length() - 1
+        ball = ids[p]
+        if ball < 0 or not room >> ball & 1:
+            continue
+        grown = taken | 1 << ball
+        if grown not in lines:
+            after, moved = take(p, occupied, ids)
+            if not extensions(after, moved, grown, lines, True):
+                continue
+        found.append(p)
+        if first_only:
+            break
+    return found
 
 
 @dataclass(frozen=True)
@@ -230,42 +341,17 @@ itself when nothing more can be taken.
         return CakeState(position, to_move, None, move, ply, position.occupied == FULL)
 
     # -- eating -----------------------------------------------------------------
-    def _valid(self, taken_mask: int, lines: tuple[int, ...]) -> bool:
-        """Whether the balls taken make a whole take: one ball or one line."""
-        return taken_mask.bit_count() == 1 or taken_mask in lines
-
-    def _can_finish(self, position, ids, taken_mask, lines) -> bool:
-        """Whether the balls taken so far are, or can grow into, one ball or a line."""
-        if self._valid(taken_mask, lines):
-            return True
-        return bool(self._extensions(position, ids, taken_mask, lines))
-
-    def _extensions(self, position, ids, taken_mask, lines) -> list[int]:
-        """Points whose ball may be taken next in this turn."""
-        room = 0
-        for line in lines:
-            if line & taken_mask == taken_mask:
-                room |= line
-        room &= ~taken_mask
-        found = []
-        for p in points_of(position.movable()):
-            ball = ids[p]
-            if ball < 0 or not room >> ball & 1:
-                continue
-            after, drops = position.remove(p)
-            moved = list(ids)
-            moved[p] = -1
-            for src, gap in drops:
-                moved[gap], moved[src] = moved[src], -1
-            if self._can_finish(after, moved, taken_mask | 1 << ball, lines):
-                found.append(p)
-        return found
-
     def _turn(self, state):
-        """(position at the turn's start, ids, taken mask, lines) of a turn under way."""
-        start = state.start if state.start is not None else state.position
-        _, ids = replay(start, state.taken)
-        return start, ids, sum(1 << b for b in state.taken), lines_in(start, self.mixed)
+        """(occupied, ids, taken mask, lines) of a turn under way (see :func:`take`)."""
+        start = state.start
+        occupied, ids = start.occupied, [p if start.occupied >> p & 1 else -1
+                                         for p in range(NUM_POINTS)]
+        taken = 0
+        for ball in state.taken:
+            occupied, ids = take(ids.index(ball), occupied, ids)
+            taken |= 1 << ball
+        lines = turn_lines(state.taken[0], (start.white, start.black, start.red), self.mixed)
+        return occupied, ids, taken, lines
 
     def legal_moves(self, state, player=None):
         if state.result is not None or self.current_player(state) == CHANCE:
@@ -275,10 +361,11 @@ itself when nothing more can be taken.
             row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
             return [row[p] for p in playable_points(position.occupied)]
         if not state.taken:
-            return [REMOVE_MOVES[p] for p in points_of(position.movable())]
-        start, ids, taken, lines = self._turn(state)
-        moves = [REMOVE_MOVES[p] for p in self._extensions(position, ids, taken, lines)]
-        if self._valid(taken, lines):
+            occupied = position.occupied
+            return [REMOVE_MOVES[p] for p in points_of(occupied & ~pinned(occupied))]
+        occupied, ids, taken, lines = self._turn(state)
+        moves = [REMOVE_MOVES[p] for p in extensions(occupied, ids, taken, lines)]
+        if taken.bit_count() == 1 or taken in lines:        # one ball or a whole line
             moves.append(PASS_MOVE)
         return moves
 
@@ -293,19 +380,121 @@ itself when nothing more can be taken.
                               ply, 1 - mover)
         if move.kind == "pass":
             return CakeState(state.position, 1 - mover, None, move, ply, True)
-        start, ids, taken, lines = self._turn(state)
-        ball, colour = ids[move.point], state.position.colour_at(move.point)
-        position, drops = state.position.remove(move.point)
-        ids[move.point] = -1
-        for src, gap in drops:
-            ids[gap], ids[src] = ids[src], -1
-        taken |= 1 << ball
-        if (self.variant == CHERRY and colour == RED) or not position.occupied:
+        pos = state.position
+        if state.taken:
+            occupied, ids, taken, lines = self._turn(state)
+            start = state.start
+        else:
+            occupied, ids, taken, start = pos.occupied, list(range(NUM_POINTS)), 0, pos
+            lines = turn_lines(move.point, (pos.white, pos.black, pos.red), self.mixed)
+        ball = ids[move.point]
+        masks = [pos.white, pos.black, pos.red]
+        colour = (WHITE, BLACK, RED)[take_colours(move.point, masks, occupied)[0]]
+        occupied, ids = take(move.point, occupied, ids)
+        position = Position.from_masks(*masks)
+        if (self.variant == CHERRY and colour == RED) or not occupied:
             return CakeState(position, 1 - mover, self._loss(mover, colour), move, ply, True)
-        if self._extensions(position, ids, taken, lines):
+        if extensions(occupied, ids, taken | 1 << ball, lines, True):
             return CakeState(position, mover, None, move, ply, True, start,
                              state.taken + (ball,))
         return CakeState(position, 1 - mover, None, move, ply, True)
+
+    def random_playout(self, state, rng):
+        """Same games as the generic loop, on raw masks: the same draws, placements
+        and takes as ``legal_moves`` and ``apply`` (through :func:`extensions` and
+        :func:`take`), no state built until the end."""
+        if state.result is not None:
+            return state
+        if not state.eating:
+            state = self._bake_out(state, rng)
+        rnd = rng.random
+        mixed, cherry = self.mixed, self.variant == CHERRY
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]
+        occupied, mover, ply = pos.occupied, state.to_move, state.ply
+        if state.taken:                                   # a take under way
+            occupied, ids, taken, lines = self._turn(state)
+            moves = extensions(occupied, ids, taken, lines)
+        else:
+            taken = 0
+        while True:
+            if not taken:                                 # a turn begins: any free ball
+                free = occupied & ~pinned(occupied)
+                i = int(rnd() * free.bit_count())
+                for _ in range(i):
+                    free &= free - 1
+                p = (free & -free).bit_length() - 1
+                ids = _IDENTITY
+                lines = turn_lines(p, masks, mixed)
+            else:
+                count = len(moves)
+                stop = taken.bit_count() == 1 or taken in lines
+                i = int(rnd() * (count + 1 if stop else count))
+                if i == count:                            # pass: the take is whole
+                    taken, mover, ply = 0, 1 - mover, ply + 1
+                    continue
+                p = moves[i]
+            ply += 1
+            ball = ids[p]
+            colour, top = take_colours(p, masks, occupied)
+            if lines:
+                occupied, ids = take(p, occupied, ids)
+            else:                                         # a single ball, nothing to follow
+                occupied &= ~(1 << top)
+            if (cherry and colour == 2) or not occupied:
+                break
+            taken |= 1 << ball
+            moves = extensions(occupied, ids, taken, lines) if lines else None
+            if not moves:                                 # nothing more: the turn ends
+                taken, mover = 0, 1 - mover
+        colour = (WHITE, BLACK, RED)[colour]
+        return CakeState(Position.from_masks(*masks), 1 - mover, self._loss(mover, colour),
+                         REMOVE_MOVES[p], ply, True)
+
+    def _bake_out(self, state, rng) -> CakeState:
+        """The rest of the baking, by the reference draws: the complete cake."""
+        rnd = rng.random
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]
+        occupied, mover, ply, last = pos.occupied, state.to_move, state.ply, state.last
+        playable = playable_mask(occupied)
+        while occupied != FULL:
+            if self.variant == SWEETS:                    # a draw, stacked on the first point
+                c = self._draw(masks, rnd())
+                low = playable & -playable
+                last, mover = DRAWS[(WHITE, BLACK, RED)[c]], 0
+            else:
+                low = playable
+                for _ in range(int(rnd() * playable.bit_count())):
+                    low &= low - 1
+                low &= -low
+                c, ply = mover, ply + 1
+                last, mover = PLACE_MOVES[PLAYER_COLOURS[mover]][low.bit_length() - 1], 1 - mover
+            masks[c] |= low
+            occupied |= low
+            playable ^= low
+            for above, support in _RAISED[low.bit_length() - 1]:
+                if occupied & support == support:         # a platform completed
+                    playable |= above
+            if self.variant == CHERRY and occupied == FULL & ~(1 << APEX):
+                masks[2] |= 1 << APEX
+                occupied = FULL
+        return CakeState(Position.from_masks(*masks), mover, None, last, ply, True)
+
+    @staticmethod
+    def _draw(masks, r: float) -> int:
+        """The colour index :meth:`Game.sample_chance` draws from the bag with ``r``
+        (the same sums in the same order as ``chance_outcomes``)."""
+        left = [BAG - m.bit_count() for m in masks]
+        total = sum(left)
+        acc, drawn = 0.0, -1
+        for c, n in enumerate(left):
+            if n:
+                acc += n / total
+                drawn = c
+                if r < acc:
+                    return c
+        return drawn
 
     def _loss(self, mover: int, colour: int) -> Outcome:
         other = 1 - mover
@@ -408,9 +597,9 @@ itself when nothing more can be taken.
         except Exception as err:
             raise NotationError(f"Special Cake state: the balls taken this turn cannot "
                                 f"be taken from the start of the turn ({err})") from None
-        lines = lines_in(start, self.mixed)
+        lines = turn_lines(taken[0], (start.white, start.black, start.red), self.mixed)
         mask = sum(1 << b for b in taken)
-        if position != state.position or not self._extensions(position, ids, mask, lines):
+        if position != state.position or not extensions(position.occupied, ids, mask, lines):
             raise NotationError("Special Cake state: from= and taken= do not lead to "
                                 "this position with the turn still under way")
 

@@ -27,7 +27,7 @@ from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (CENTRE, CONTACTS, NUM_POINTS, POINTS, SUPPORT_MASK, TOUCHING,
                         points_of, transform_mask)
 from ..notation import PASS_MOVE, point_name
-from ..position import BLACK, COLOUR_NAMES, RED, WHITE
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_bits
 
@@ -84,14 +84,109 @@ KIND_OF = {m: kind for kind in KINDS for m, _ in PLACEMENTS[kind]}
 """The shape of a mask of two or three balls, when it is one."""
 
 
+# -- placements as bits of one integer ----------------------------------------------
+# Placement i (kinds in order, each kind in PLACEMENTS order) is bit i of a
+# "placement set".  A position rules placements out point by point, so the set
+# of those still open is a few table look-ups, not a scan of the 508 shapes.
+_ALL = [(m, carry, kind) for kind in KINDS for m, carry in PLACEMENTS[kind]]
+ALL_OPEN = (1 << len(_ALL)) - 1
+#: KIND_BITS[kind]: the placement set of one kind; KINDSET_BITS[set of kinds as 5 bits].
+KIND_BITS = tuple(sum(1 << i for i, (_, _, k) in enumerate(_ALL) if k == kind)
+                  for kind in KINDS)
+KINDSET_BITS = tuple(sum(KIND_BITS[k] for k in KINDS if kinds >> k & 1)
+                     for kinds in range(1 << len(KINDS)))
+#: CONTAINS[p]: placements with a ball at p; CARRIED_BY[p]: those resting on p.
+CONTAINS = tuple(sum(1 << i for i, (m, _, _) in enumerate(_ALL) if m >> p & 1)
+                 for p in POINTS)
+CARRIED_BY = tuple(sum(1 << i for i, (_, c, _) in enumerate(_ALL) if c >> p & 1)
+                   for p in POINTS)
+#: For each point, (point above, its supports) of the points a ball there may
+#: help carry: placing it makes those playable once their four supports are in.
+_RAISED = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in POINTS if SUPPORT_MASK[q] >> p & 1)
+                for p in POINTS)
+#: The placement bit of each line of two, by its mask.
+LINE2_BIT = {m: 1 << i for i, (m, _, k) in enumerate(_ALL) if k == LINE2}
+
+
+def _byte_tables(per_point):
+    """For each byte of a point mask (points 8j to 8j + 7), the union of
+    ``per_point`` over the points set in it: four look-ups replace a loop."""
+    return tuple(tuple(_union_of(per_point, 8 * j, byte) for byte in range(256))
+                 for j in range(4))
+
+
+def _union_of(per_point, base, byte):
+    out = 0
+    for b in range(8):
+        if byte >> b & 1 and base + b < NUM_POINTS:
+            out |= per_point[base + b]
+    return out
+
+
+_BALLS = _byte_tables(CONTAINS)      # placements a ball (not of the shape) spoils
+_GAPS = _byte_tables(CARRIED_BY)     # placements an empty point leaves uncarried
+
+
+def open_placements(occupied: int, placed: int = 0) -> int:
+    """The placement set of shapes that fit: their points empty (but those of
+    ``placed``, the part laid this turn, which they must contain), every ball
+    carried once the shape is in."""
+    balls, gaps = occupied ^ placed, FULL ^ occupied
+    b0, b1, b2, b3 = _BALLS
+    g0, g1, g2, g3 = _GAPS
+    blocked = (b0[balls & 255] | b1[balls >> 8 & 255] | b2[balls >> 16 & 255]
+               | b3[balls >> 24] | g0[gaps & 255] | g1[gaps >> 8 & 255]
+               | g2[gaps >> 16 & 255] | g3[gaps >> 24])
+    fitting = ALL_OPEN & ~blocked
+    while placed:
+        low = placed & -placed
+        fitting &= CONTAINS[low.bit_length() - 1]
+        placed ^= low
+    return fitting
+
+
+def shapes_reach(fitting: int, candidates: int) -> list[int]:
+    """The points of ``candidates`` that some placement of the set covers, in order."""
+    reach = []
+    while candidates:
+        low = candidates & -candidates
+        p = low.bit_length() - 1
+        if fitting & CONTAINS[p]:
+            reach.append(p)
+        candidates ^= low
+    return reach
+
+
+def growth(occupied: int, placed: int, kinds: int) -> tuple[int, bool]:
+    """(placement set the balls laid so far can still grow into, may the mover
+    stop here with a line of two), for the allowed placement set ``kinds``."""
+    fitting = open_placements(occupied, placed) & kinds
+    stop = LINE2_BIT.get(placed, 0) & fitting
+    return fitting ^ stop, bool(stop)
+
+
+def placement_masks(fitting: int) -> list[int]:
+    """The masks of a placement set, in placement order."""
+    out = []
+    while fitting:
+        low = fitting & -fitting
+        out.append(_ALL[low.bit_length() - 1][0])
+        fitting ^= low
+    return out
+
+
+def held_kinds(hand: tuple[int, ...]) -> int:
+    """The kinds a hand holds, as 5 bits."""
+    return sum(1 << k for k, n in enumerate(hand) if n)
+
+
 def fits(kind: int, occupied: int, placed: int = 0) -> list[int]:
     """Masks where a shape can go: empty points, every ball carried once it is in.
 
     ``placed`` is the part of the shape already laid this turn (it is in
     ``occupied``); only placements containing it are kept.
     """
-    return [m for m, carry in PLACEMENTS[kind]
-            if m & placed == placed and not m & ~placed & occupied and not carry & ~occupied]
+    return placement_masks(open_placements(occupied, placed) & KIND_BITS[kind])
 
 
 def hand_text(hand: tuple[int, ...]) -> str:
@@ -216,37 +311,43 @@ must open with a line of two.
     def allowed_kinds(self, state) -> list[int]:
         """The kinds the mover may lay now: in hand, not barred, and for three
         players a line of two to open the game."""
-        mover = state.to_move
-        if self.num_players == 3 and all(h == START_HAND for h in state.hands):
-            return [LINE2] if state.hands[mover][LINE2] else []
-        barred = state.barred if state.placer != mover else -1
-        return [k for k, n in enumerate(state.hands[mover]) if n and k != barred]
+        kinds = self._allowed(state.hands, state.to_move, state.barred, state.placer)
+        return [k for k in KINDS if kinds >> k & 1]
+
+    def _allowed(self, hands, mover, barred, placer) -> int:
+        """:meth:`allowed_kinds` as 5 bits."""
+        if self.num_players == 3 and all(h == START_HAND for h in hands):
+            return 1 << LINE2 if hands[mover][LINE2] else 0
+        kinds = held_kinds(hands[mover])
+        if barred >= 0 and placer != mover:
+            kinds &= ~(1 << barred)
+        return kinds
 
     def _options(self, state) -> tuple[list[int], bool]:
         """(placements that the balls laid so far can still grow into, may the
         mover stop here with a line of two)."""
-        occupied, placed = state.position.occupied, state.placed
-        fitting = [m for k in self.allowed_kinds(state) for m in fits(k, occupied, placed)]
-        may_stop = placed in fitting           # two touching balls, a line of two allowed
-        return ([m for m in fitting if m != placed] if may_stop else fitting), may_stop
+        fitting, may_stop = self._growth(state, state.position.occupied, state.placed)
+        return placement_masks(fitting), may_stop
+
+    def _growth(self, state, occupied, placed) -> tuple[int, bool]:
+        """:func:`growth` for the mover of ``state`` (as a placement set)."""
+        kinds = self._allowed(state.hands, state.to_move, state.barred, state.placer)
+        return growth(occupied, placed, KINDSET_BITS[kinds])
 
     def legal_moves(self, state, player=None):
         if state.result is not None:
             return []
-        fitting, may_stop = self._options(state)
-        reach = 0
-        for m in fitting:
-            reach |= m
-        reach &= playable_bits(state.position.occupied) & ~state.placed
+        occupied, placed = state.position.occupied, state.placed
+        fitting, may_stop = self._growth(state, occupied, placed)
         row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
-        moves = [row[p] for p in points_of(reach)]
+        moves = [row[p] for p in shapes_reach(fitting, playable_bits(occupied) & ~placed)]
         if may_stop or not moves:
             moves.append(PASS_MOVE)
         return moves
 
     def can_lay(self, hand: tuple[int, ...], occupied: int) -> bool:
         """Does some shape of a hand fit the pyramid (bar or no bar)?"""
-        return any(n and fits(k, occupied) for k, n in enumerate(hand))
+        return bool(open_placements(occupied) & KINDSET_BITS[held_kinds(hand)])
 
     # -- playing ---------------------------------------------------------------
     def apply(self, state, move):
@@ -261,11 +362,11 @@ must open with a line of two.
         if placed.bit_count() == 3:
             return self._laid(state, position, KIND_OF[placed], move, ply)
         if placed.bit_count() == 2:
-            grown = dataclasses.replace(state, position=position, placed=placed)
-            fitting, may_stop = self._options(grown)
+            fitting, may_stop = self._growth(state, position.occupied, placed)
             if may_stop and not fitting:              # nothing of three goes on from here
                 return self._laid(state, position, LINE2, move, ply)
-        return dataclasses.replace(state, position=position, placed=placed, last=move, ply=ply)
+        return SpetrisState(position, state.to_move, None, move, state.hands, placed,
+                            state.barred, state.placer, ply)
 
     def _laid(self, state, position, kind, move, ply):
         """A shape is down: take it from the hand, bar it, pass the turn."""
@@ -280,7 +381,82 @@ must open with a line of two.
         if to_move == placer:                         # a full round: the bar is lifted
             barred, placer = -1, -1
         after = SpetrisState(position, to_move, None, move, hands, 0, barred, placer, ply)
-        return dataclasses.replace(after, result=self.result(after))
+        result = self.result(after)
+        if result is None:
+            return after
+        return SpetrisState(position, to_move, result, move, hands, 0, barred, placer, ply)
+
+    def random_playout(self, state, rng):
+        """Same games as the generic loop, on raw masks and placement sets: the
+        same :func:`growth` and :func:`shapes_reach` as ``legal_moves``, the
+        same turn ends as ``apply``, no state built until the end."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        n = self.num_players
+        colours = [state.position.white, state.position.black, state.position.red]
+        occupied, placed, mover = state.position.occupied, state.placed, state.to_move
+        hands = [list(h) for h in state.hands]
+        held = [held_kinds(h) for h in state.hands]
+        barred, placer, ply, last = state.barred, state.placer, state.ply, state.last
+        opening = n == 3 and all(h == START_HAND for h in state.hands)
+        playable = playable_bits(occupied)
+        unlaid = open_placements(occupied)          # the set at the start of a turn
+        while True:
+            if opening:
+                kinds = 1 << LINE2 if hands[mover][LINE2] else 0
+            else:
+                kinds = held[mover]
+                if barred >= 0 and placer != mover:
+                    kinds &= ~(1 << barred)
+            if placed:
+                fitting, may_stop = growth(occupied, placed, KINDSET_BITS[kinds])
+            else:
+                fitting, may_stop = unlaid & KINDSET_BITS[kinds], False
+            points = shapes_reach(fitting, playable & ~placed)
+            count = len(points)
+            i = int(rnd() * (count + 1 if may_stop or not count else count))
+            ply += 1
+            if i < count:                               # a ball of the shape
+                p = points[i]
+                bit = 1 << p
+                occupied |= bit
+                colours[mover] |= bit
+                placed |= bit
+                playable ^= bit
+                for above, support in _RAISED[p]:       # platforms the ball completes
+                    if occupied & support == support:
+                        playable |= above
+                last = PLACE_MOVES[PLAYER_COLOURS[mover]][p]
+                size = placed.bit_count()
+                if size == 1:
+                    continue
+                if size == 2:
+                    fitting, may_stop = growth(occupied, placed, KINDSET_BITS[kinds])
+                    if not (may_stop and not fitting):
+                        continue
+                    kind = LINE2
+                else:
+                    kind = KIND_OF[placed]
+            else:
+                last = PASS_MOVE
+                kind = LINE2 if placed else -1          # stop at a line of two, or pass
+            if kind >= 0:                               # the shape is down
+                hand = hands[mover]
+                hand[kind] -= 1
+                if not hand[kind]:
+                    held[mover] &= ~(1 << kind)
+                barred, placer, opening = kind, mover, False
+            placed = 0
+            mover = (mover + 1) % n
+            if mover == placer:
+                barred, placer = -1, -1
+            unlaid = open_placements(occupied)
+            if occupied == FULL or not any(unlaid & KINDSET_BITS[h] for h in held):
+                break
+        end = SpetrisState(Position.from_masks(*colours), mover, None, last,
+                           tuple(map(tuple, hands)), 0, barred, placer, ply)
+        return dataclasses.replace(end, result=self.result(end))
 
     def result(self, state) -> Outcome | None:
         """The outcome once no shape can be laid any more, else None."""

@@ -29,9 +29,8 @@ from dataclasses import dataclass
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, State, write_fields
 from ..geometry import (APEX, COORDS, DIAGONAL_NEIGHBOURS, FLAT_NEIGHBOURS, LEVEL_MASK,
-                        NUM_POINTS, SIDES, SIZES, SUPPORTED_MASK, TOUCHING_MASK, points_of,
-                        transform_mask)
-from ..mechanics import relocate
+                        NUM_POINTS, SIDES, SIZES, SUPPORT_MASK, SUPPORTED_MASK, TOUCHING_MASK,
+                        points_of, transform_mask)
 from ..notation import MOVE, Move, parse_point, point_name, square_of
 from ..position import Position, playable_mask
 from ..registry import register
@@ -42,6 +41,135 @@ TEMPLE = NUM_POINTS - 1
 #: For each point, the points one step away on its level, orthogonally or diagonally.
 STEPS = tuple(sum(1 << q for q in FLAT_NEIGHBOURS[p] + DIAGONAL_NEIGHBOURS[p])
               for p in range(NUM_POINTS))
+#: STEP_MOVES[source][target], interned once (None where no step goes).
+STEP_MOVES = tuple(tuple(Move.relocate(s, t) if STEPS[s] >> t & 1 else None
+                         for t in range(NUM_POINTS)) for s in range(NUM_POINTS))
+APEX_BIT = 1 << APEX
+#: For each point, (point above, its supports) of the points a ball there helps carry.
+_RAISED = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in range(NUM_POINTS)
+                      if SUPPORT_MASK[q] >> p & 1) for p in range(NUM_POINTS))
+
+
+# -- the rules on masks: legal_moves, apply and the playout all use these ----------------
+# A step keeps to its level, and lifting a ball changes nothing on that level but
+# the point it leaves (the balls above only drop into it), so the targets of a
+# step are its level neighbours that are playable before the lift.
+
+def column(p: int, occupied: int) -> list[int]:
+    """The point p and the balls that drop when its ball is lifted, lowest first
+    (each rests on the one before, as :meth:`Position.remove` drops them)."""
+    chain = [p]
+    above = occupied & SUPPORTED_MASK[p]
+    while above:
+        p = above.bit_length() - 1
+        chain.append(p)
+        above = occupied & SUPPORTED_MASK[p]
+    return chain
+
+
+def _near_tables():
+    """For each byte of a mask (points 8j to 8j + 7), the union of their STEPS:
+    the points one step from any of them, in four look-ups."""
+    return tuple(tuple(sum_steps(byte << 8 * j) for byte in range(256)) for j in range(4))
+
+
+def sum_steps(mask: int) -> int:
+    """The points one step away from some point of ``mask``."""
+    out = 0
+    for p in points_of(mask & ((1 << NUM_POINTS) - 1)):
+        out |= STEPS[p]
+    return out
+
+
+_NEAR = _near_tables()
+
+
+def _cone(p: int) -> int:
+    """Every point above p: those resting on it, those resting on them, and so on."""
+    cone, frontier = 0, SUPPORTED_MASK[p]
+    while frontier:
+        cone |= frontier
+        frontier = sum_supported(frontier) & ~cone
+    return cone
+
+
+def sum_supported(mask: int) -> int:
+    """The points resting on some point of ``mask``."""
+    out = 0
+    for p in points_of(mask):
+        out |= SUPPORTED_MASK[p]
+    return out
+
+
+#: CONE[p]: every point above p, which a lift of p could make drop.
+CONE = tuple(_cone(p) for p in range(NUM_POINTS))
+
+
+def step_sources(occupied: int, locked: int, playable: int) -> list[tuple[int, int]]:
+    """(source, targets mask) of every ball that may step somewhere, in point order:
+    not locked, not pinned, no locked ball resting on it (it would fall)."""
+    n0, n1, n2, n3 = _NEAR
+    near = n0[playable & 255] | n1[playable >> 8 & 255] | n2[playable >> 16 & 255] \
+        | n3[playable >> 24]
+    found = []
+    free = occupied & ~locked & near               # only balls next to a playable point
+    while free:
+        low = free & -free
+        free ^= low
+        source = low.bit_length() - 1
+        above = occupied & SUPPORTED_MASK[source]
+        if above:
+            if above & (above - 1):
+                continue                                     # pinned
+            if locked & CONE[source] and any(locked >> q & 1
+                                             for q in column(source, occupied)[1:]):
+                continue                                     # a locked ball would fall
+        found.append((source, STEPS[source] & playable))
+    return found
+
+
+def nth_point(mask: int, i: int) -> int:
+    """The i-th point (from 0, in order) of a mask."""
+    for _ in range(i):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
+
+
+def after_step(masks: list[int], occupied: int, source: int, target: int):
+    """Step the ball at source to target, in place on the colour masks
+    (white, black, red); returns (occupied, fresh: the balls moved or dropped)."""
+    chain = column(source, occupied)
+    gap = chain[0]
+    colour = _colour_index(masks, gap)
+    masks[colour] ^= 1 << gap
+    for q in chain[1:]:                                      # the column drops a level
+        i = _colour_index(masks, q)
+        masks[i] ^= 1 << q | 1 << gap
+        gap = q
+    masks[colour] |= 1 << target
+    fresh = 1 << target
+    for q in chain[:-1]:
+        fresh |= 1 << q
+    return occupied & ~(1 << chain[-1]) | 1 << target, fresh
+
+
+def _colour_index(masks: list[int], p: int) -> int:
+    """0, 1 or 2: which of the (white, black, red) masks holds the ball at p."""
+    return 0 if masks[0] >> p & 1 else 1 if masks[1] >> p & 1 else 2
+
+
+def lifted_playable(playable: int, top: int) -> int:
+    """The playable mask once the ball at ``top`` (nothing on it) is taken away."""
+    return (playable | 1 << top) & ~SUPPORTED_MASK[top]
+
+
+def placed_playable(playable: int, occupied: int, p: int) -> int:
+    """The playable mask once a ball is put at p (``occupied`` includes it)."""
+    playable &= ~(1 << p)
+    for above, support in _RAISED[p]:
+        if occupied & support == support:
+            playable |= above
+    return playable
 
 
 def _face(side: str) -> int:
@@ -219,41 +347,86 @@ its four faces scored) are lost.
     def legal_moves(self, state, player=None) -> list[Move]:
         if state.result is not None:
             return []
-        occupied = state.position.occupied
+        playable = playable_mask(state.position.occupied)
         row = PLACE_MOVES[self.colour_of(state.to_move)]
-        moves = [row[p] for p in points_of(playable_mask(occupied) & ~(1 << APEX))]
+        moves = [row[p] for p in points_of(playable & ~APEX_BIT)]
         if not state.stepped:
-            moves = self.steps(state.position, state.locked) + moves
+            moves = self._step_moves(state.position.occupied, state.locked, playable) + moves
         return moves
 
     @staticmethod
     def steps(position: Position, locked: int) -> list[Move]:
         """Every step allowed with these locked balls."""
+        return Spinca._step_moves(position.occupied, locked, playable_mask(position.occupied))
+
+    @staticmethod
+    def _step_moves(occupied: int, locked: int, playable: int) -> list[Move]:
         found = []
-        occupied = position.occupied
-        for source in points_of(occupied & ~locked):
-            above = SUPPORTED_MASK[source] & occupied
-            if above & (above - 1):
-                continue                                     # pinned
-            lifted, drops = position.remove(source)
-            if any(locked >> frm & 1 for frm, _ in drops):
-                continue                                     # a locked ball would fall
-            for target in points_of(STEPS[source] & playable_mask(lifted.occupied)):
-                found.append(Move.relocate(source, target))
+        for source, targets in step_sources(occupied, locked, playable):
+            row = STEP_MOVES[source]
+            found.extend(row[t] for t in points_of(targets))
         return found
 
     def apply(self, state, move: Move) -> SpincaState:
+        pos = state.position
         if move.kind == MOVE:
-            position, drops = relocate(state.position, move.point, move.target)
-            fresh = 1 << move.target
-            for _, to in drops:
-                fresh |= 1 << to
-            return SpincaState(position, state.to_move, None, move, state.locked, fresh,
-                               True, state.ply + 1)
-        position = state.position.place(move.point, move.colour)
+            masks = [pos.white, pos.black, pos.red]
+            _, fresh = after_step(masks, pos.occupied, move.point, move.target)
+            return SpincaState(Position.from_masks(*masks), state.to_move, None, move,
+                               state.locked, fresh, True, state.ply + 1)
+        position = pos.place(move.point, move.colour)
         after = SpincaState(position, (state.to_move + 1) % self.num_players, None, move,
                             state.fresh | 1 << move.point, 0, False, state.ply + 1)
         return self.settle(after)
+
+    def random_playout(self, state, rng) -> SpincaState:
+        """Same games as the generic loop, on raw masks: the same step and
+        placement lists as ``legal_moves`` (counted, not built), no state built
+        until the end."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        n = self.num_players
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]
+        occupied, mover, ply, last = pos.occupied, state.to_move, state.ply, state.last
+        locked, fresh, stepped = state.locked, state.fresh, state.stepped
+        playable = playable_mask(occupied)
+        while True:
+            places = playable & ~APEX_BIT
+            count = places.bit_count()
+            if stepped:
+                i = int(rnd() * count)
+            else:
+                sources = step_sources(occupied, locked, playable)
+                counts = [targets.bit_count() for _, targets in sources]
+                steps = sum(counts)
+                i = int(rnd() * (steps + count)) - steps
+                if i < 0:                                   # a step
+                    i += steps
+                    for (source, targets), k in zip(sources, counts):
+                        if i < k:
+                            break
+                        i -= k
+                    target = nth_point(targets, i)
+                    top = column(source, occupied)[-1]
+                    playable = lifted_playable(playable, top)
+                    occupied, fresh = after_step(masks, occupied, source, target)
+                    playable = placed_playable(playable, occupied, target)
+                    last, stepped, ply = STEP_MOVES[source][target], True, ply + 1
+                    continue
+            p = nth_point(places, i)
+            colour = self.colour_of(mover)
+            masks[colour - 1] |= 1 << p
+            occupied |= 1 << p
+            playable = placed_playable(playable, occupied, p)
+            last, ply = PLACE_MOVES[colour][p], ply + 1
+            locked, fresh, stepped = fresh | 1 << p, 0, False
+            mover = (mover + 1) % n
+            if occupied.bit_count() == TEMPLE:
+                break
+        position = Position.from_masks(*masks)
+        return SpincaState(position, mover, self.final(position), last, locked, 0, False, ply)
 
     def settle(self, state) -> SpincaState:
         if state.result is None and state.position.occupied.bit_count() == TEMPLE:
