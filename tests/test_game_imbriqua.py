@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 
 import shibumi.games.imbriqua  # noqa: F401  (registers the game until it is catalogued)
-from conformance import (check_declaration, check_honest_ai, check_random_games,
-                         check_terminal_play)
+from conformance import (check_declaration, check_honest_ai, check_playouts,
+                         check_random_games, check_terminal_play)
 from shibumi import CHANCE, TERMINAL, IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.errors import UnknownGameError
@@ -254,6 +254,29 @@ def test_fast_playout_is_the_generic_loop():
             slow = Game.random_playout(game, start, random.Random(seed))
             assert fast.position == slow.position and fast.ply == slow.ply
             assert fast.result == slow.result and game.is_terminal(fast)
+
+
+def test_fast_playout_is_exact_with_each_opening():
+    """The playout's games equal the rules' games, state for state (the default
+    opening is also checked by the conformance suite)."""
+    check_playouts("imbriqua", games=100, opening=8)
+    check_playouts("imbriqua", games=40)
+
+
+def test_slides_counted_and_drawn_without_listing_them():
+    """The playout's slide count and k-th slide agree with the listed slides."""
+    from shibumi.games.imbriqua import ALL, nth_slide, slide_count
+    rng = random.Random(0)
+    for _ in range(400):
+        cells = rng.sample(range(64), rng.randrange(2, 62))
+        cut = rng.randrange(1, len(cells))
+        own, opp = sum(1 << c for c in cells[:cut]), sum(1 << c for c in cells[cut:])
+        for card in (3, 4):
+            listed = card_actions(card, own, opp, None)
+            sources = sum(1 << p for p in {p for p, _ in listed})     # pawns that slide
+            assert slide_count(card, sources, ALL & ~(own | opp)) == len(listed)
+            assert [nth_slide(card, own | opp, sources, k) for k in range(len(listed))] \
+                == listed
 
 
 def test_symmetries():

@@ -3,8 +3,8 @@ import random
 
 import pytest
 
-from conformance import (check_declaration, check_random_games, check_symmetries,
-                         check_terminal_play, random_walk)
+from conformance import (check_declaration, check_playouts, check_random_games,
+                         check_symmetries, check_terminal_play, random_walk)
 from shibumi import IllegalMoveError, NotationError, UnknownGameError, load
 from shibumi.analysis import perft
 from shibumi.interaction import Table
@@ -239,6 +239,29 @@ def test_declaration():
 def test_random_games():
     check_random_games("sensei", seeds=range(3), mode="arashi", start="expert")
     check_random_games("sensei", seeds=range(2), turn_limit=40)
+
+
+@pytest.mark.parametrize("params", [
+    {"mode": "shizukana"}, {"mode": "shizukana", "start": "variant"},
+    {"start": "variant"}, {"start": "expert"}, {"turn_limit": 25}])
+def test_fast_playouts_play_the_rules_games_with_every_option(params):
+    """random_playout on masks ends exactly where legal_moves and apply end, with
+    each mode, start and a short turn limit (the defaults: test_conformance)."""
+    check_playouts("sensei", games=100, **params)
+
+
+def test_walled_agrees_with_the_plain_walk():
+    """The quick look straight ahead never changes the answer of the full walk."""
+    from shibumi.games.sensei import ALL, GOAL, reachable, walled
+    rng = random.Random(3)
+    for _ in range(3000):
+        cells = rng.sample(range(49), 19)
+        own = sum(1 << c for c in cells[:7])
+        other = sum(1 << c for c in cells[7:14])
+        chasms = sum(1 << c for c in cells[14:]) if rng.random() < 0.5 else 0
+        for player in (0, 1):
+            plain = not reachable(own, ALL & ~other & ~chasms) & GOAL[player]
+            assert walled(own, other, chasms, player) == plain
 
 
 def test_symmetries_along_random_games():

@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
@@ -30,6 +30,23 @@ def test_conformance():
     check_random_games("spack", seeds=range(5))
     for seed in range(8):
         check_symmetries(GAME, random_walk(GAME, seed, 9 * seed + 2))
+
+
+
+def test_fast_playouts_play_the_rules_games_with_a_turn_limit():
+    """random_playout on masks ends exactly where legal_moves and apply end, the
+    turn limit included (short limits end most games by it)."""
+    check_playouts("spack", games=100, turn_limit=40)
+    check_playouts("spack", games=60, turn_limit=1)
+
+
+def test_free_balls_are_those_nothing_rests_on():
+    """The bit-parallel free_balls agrees with its definition along random games."""
+    from shibumi.geometry import SUPPORTED_MASK, points_of
+    for seed in range(10):
+        occupied = random_walk(GAME, seed, 12 * seed).position.occupied
+        assert free_balls(occupied) == sum(1 << p for p in points_of(occupied)
+                                           if not SUPPORTED_MASK[p] & occupied)
 
 
 def test_declaration():

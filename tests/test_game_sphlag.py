@@ -3,11 +3,12 @@ import random
 
 import pytest
 
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
-from shibumi.games.sphlag import BASES, FLAG_CONTACTS, FLAGS, REACH, steps_between
+from shibumi.games.sphlag import (BASES, FLAG_CONTACTS, FLAGS, REACH, steps_between,
+                                  touching_flag)
 from shibumi.geometry import COORDS, SYMMETRIES
 from shibumi.notation import parse_point
 from shibumi.position import Position
@@ -49,6 +50,43 @@ def test_conformance():
     check_random_games("sphlag", seeds=range(3), balanced=True, turn_limit=40)
     for seed in range(10):
         check_symmetries(GAME, random_walk(GAME, seed, 4 * seed + 1))
+
+
+
+def test_fast_playouts_play_the_rules_games_with_every_option():
+    """random_playout on masks ends exactly where legal_moves and apply end."""
+    check_playouts("sphlag", games=100, balanced=True)
+    check_playouts("sphlag", games=100, turn_limit=40)
+
+
+def reference_playout(game, state, rng):
+    """The MCTS playout's policy through the rules' API: a move that puts a second
+    ball at the enemy flag if there is one (drawn among those), else any legal turn."""
+    while state.result is None:
+        legal = game.legal_moves(state)
+        winning = [m for m in legal if m.kind == "move" and touching_flag(
+            _masks(game.apply(state, m)), state.to_move).bit_count() >= 2]
+        if winning:
+            return game.apply(state, winning[int(rng.random() * len(winning))])
+        state = game.apply(state, legal[int(rng.random() * len(legal))])
+    return state
+
+
+def _masks(state):
+    p = state.position
+    return (p.white, p.black, p.red)
+
+
+@pytest.mark.parametrize("params", [{}, {"balanced": True}, {"turn_limit": 40}])
+def test_the_search_playout_plays_legal_turns(params):
+    """The greedy playout the search runs takes only legal turns: it is the policy
+    played through legal_moves and apply, draw for draw."""
+    game = load("sphlag", **params)
+    for seed in range(60):
+        start = random_walk(game, seed, seed % 6 * 5)
+        fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+        assert game.playout(start, fast_rng) == reference_playout(game, start, slow_rng)
+        assert fast_rng.getstate() == slow_rng.getstate()
 
 
 def test_declaration():

@@ -120,11 +120,222 @@ def card_at(deck: tuple, turn: int) -> int:
     return pile_cards[i] if pile % 2 == 0 else pile_cards[PILE - 1 - i]
 
 
+def dealt(deck: tuple, rnd) -> tuple:
+    """The first pile completed by chance draws as ``sample_chance`` makes them:
+    one ``rnd()`` a card, over the cards left in order, each as likely."""
+    deck = tuple(deck)
+    while len(deck) < PILE - 1:
+        left = [c for c in SHUFFLED if c not in deck]
+        r, acc, prob = rnd(), 0.0, 1 / len(left)
+        card = left[-1]
+        for c in left:
+            acc += prob
+            if r < acc:
+                card = c
+                break
+        deck += (card,)
+    return deck
+
+
 def _bits(mask: int):
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
         mask ^= low
+
+
+# Tables built once, so that a card's actions are look-ups on masks: for each card
+# and cell, the rays along the card's directions (in the card's order).
+def _along(p: int, directions, reach: int) -> tuple:
+    """The rays from p along the directions that have at least ``reach`` cells."""
+    return tuple(RAYS[p][d] for d in directions if len(RAYS[p][d]) >= reach)
+
+
+def _over(p: int, card: Card) -> tuple:
+    """(mask jumped, landing cell as a bit, the move (p, landing cell)) of each short
+    (or double) jump from p, in order."""
+    span = 2 if card.kind == "jump" else 3
+    return tuple((sum(1 << q for q in ray[:span - 1]), 1 << ray[span - 1], (p, ray[span - 1]))
+                 for ray in _along(p, card.directions, span))
+
+
+#: RAY_LISTS[card][p]: the rays from p along the card's directions, nearest first.
+RAY_LISTS = {c: tuple(_along(p, info.directions, 1) for p in range(N * N))
+             for c, info in CARDS.items()}
+#: STEPS[card][p]: (the cell one step from p, as a bit; the move) along each of the
+#: card's directions.
+STEPS = {c: tuple(tuple((1 << r[0], (p, r[0])) for r in rays)
+                  for p, rays in enumerate(RAY_LISTS[c])) for c in CARDS}
+#: OVER[card][p]: the short (jump) or double jumps from p, see :func:`_over`.
+OVER = {c: tuple(_over(p, info) for p in range(N * N))
+        for c, info in CARDS.items() if info.kind in ("jump", "double")}
+
+#: SLIDES[card][p] (slides and long jumps): per ray from p along the card's
+#: directions, (its cells as a mask, whether it runs to higher cell numbers, its
+#: moves (p, q) nearest first, {cell: its place on the ray}).
+SLIDES = {c: tuple(tuple((sum(1 << q for q in ray), ray[0] > p, tuple((p, q) for q in ray),
+                          {q: i for i, q in enumerate(ray)}) for ray in rays)
+                   for p, rays in enumerate(RAY_LISTS[c]))
+          for c, info in CARDS.items() if info.kind in ("slide", "long")}
+
+
+def _shifter(d: tuple[int, int]) -> tuple[int, int, int]:
+    """(cells kept, left shift, right shift) moving a mask one step along d: the
+    cells that would wrap round the board are dropped first.  Bits moved past the
+    board's top stay set: callers clear them by and-ing with a mask of cells."""
+    dx, dy = d
+    keep = ALL & ~(BOARD.file_masks[N - 1] if dx == 1 else
+                   BOARD.file_masks[0] if dx == -1 else 0)
+    step = dx + N * dy
+    return keep, max(step, 0), max(-step, 0)
+
+
+#: BACKS[card]: shifters one step against each of the card's directions.
+BACKS = {c: tuple(_shifter((-dx, -dy)) for dx, dy in info.directions)
+         for c, info in CARDS.items()}
+
+
+def _able(card: int, own: int, opp: int, empty: int) -> int:
+    """The pawns of ``own`` that have a step or slide (a neighbour along a card's
+    direction is empty) or a short jump (an enemy pawn next, an empty cell
+    beyond): a bit-parallel test over all pawns at once."""
+    found = 0
+    if CARDS[card].kind == "jump":
+        for keep, left, right in BACKS[card]:
+            over = opp & (((empty & keep) << left) >> right)
+            found |= ((over & keep) << left) >> right
+    else:
+        for keep, left, right in BACKS[card]:
+            found |= ((empty & keep) << left) >> right
+    return own & found
+
+
+def _steps(card, own, opp, sources):
+    """One cell along a direction, onto an empty cell."""
+    empty = ALL & ~(own | opp)
+    table = STEPS[card]
+    return [move for p in _bits(sources) for bit, move in table[p] if empty & bit]
+
+
+def _slides(card, own, opp, sources):
+    """Any distance along a ray, up to the first pawn in the way (the run of each
+    ray is cut at that pawn, found as the ray's lowest or highest occupied bit)."""
+    occupied = own | opp
+    out = []
+    while sources:
+        low = sources & -sources
+        sources ^= low
+        for mask, rising, moves, index in SLIDES[card][low.bit_length() - 1]:
+            block = occupied & mask
+            if not block:
+                out += moves
+            elif rising:
+                out += moves[:index[(block & -block).bit_length() - 1]]
+            else:
+                out += moves[:index[block.bit_length() - 1]]
+    return out
+
+
+def _fill_spec(d: tuple[int, int]) -> tuple[int, int, int]:
+    """(cells a slide along d may pass, left shift, right shift) for the occluded
+    fill of :func:`slide_count`: cells that a step along d would reach by
+    wrapping round the board are left out of the empty cells it may pass."""
+    dx, dy = d
+    keep = ALL & ~(BOARD.file_masks[0] if dx == 1 else
+                   BOARD.file_masks[N - 1] if dx == -1 else 0)
+    step = dx + N * dy
+    return keep, max(step, 0), max(-step, 0)
+
+
+#: FILLS[card]: the fill specs of a slide card's directions.
+FILLS = {c: tuple(_fill_spec(d) for d in info.directions)
+         for c, info in CARDS.items() if info.kind == "slide"}
+
+
+def slide_count(card: int, sources: int, empty: int) -> int:
+    """How many slides the pawns ``sources`` have (``len(_slides(...))``): per
+    direction, the empty cells the pawns sweep, found all at once by doubling
+    steps (the runs of two pawns along one direction never overlap)."""
+    n = 0
+    for keep, left, right in FILLS[card]:
+        gen, pro = sources, empty & keep
+        gen |= pro & ((gen << left) >> right)
+        pro &= (pro << left) >> right
+        gen |= pro & ((gen << 2 * left) >> 2 * right)
+        pro &= (pro << 2 * left) >> 2 * right
+        gen |= pro & ((gen << 4 * left) >> 4 * right)
+        n += (gen ^ sources).bit_count()
+    return n
+
+
+def nth_slide(card: int, occupied: int, sources: int, k: int) -> tuple[int, int]:
+    """``_slides(...)[k]`` without listing the slides before it: pawn by pawn and
+    ray by ray, each run cut at its first pawn as in :func:`_slides`."""
+    while True:
+        low = sources & -sources
+        sources ^= low
+        for mask, rising, moves, index in SLIDES[card][low.bit_length() - 1]:
+            block = occupied & mask
+            if not block:
+                run = len(moves)
+            elif rising:
+                run = index[(block & -block).bit_length() - 1]
+            else:
+                run = index[block.bit_length() - 1]
+            if k < run:
+                return moves[k]
+            k -= run
+
+
+def _jumps(card, own, opp, sources):
+    """Short and double jumps: over the enemy pawns next in line, onto an empty cell."""
+    empty = ALL & ~(own | opp)
+    table = OVER[card]
+    return [move for p in _bits(sources) for over, bit, move in table[p]
+            if opp & over == over and empty & bit]
+
+
+def _first(block: int, rising: bool) -> int:
+    """The cell of ``block`` met first along a ray (rising: to higher numbers)."""
+    return (block & -block).bit_length() - 1 if rising else block.bit_length() - 1
+
+
+def _long_landing(card: int, p: int, occupied: int, opp: int):
+    """Per ray of a long jump from p: (the ray's moves, first landing, end) when the
+    first pawn met is an enemy's (landings are ``moves[first:end]``, maybe none)."""
+    for mask, rising, moves, index in SLIDES[card][p]:
+        block = occupied & mask
+        if block:
+            hit = _first(block, rising)
+            if opp >> hit & 1:
+                rest = block ^ (1 << hit)
+                yield moves, index[hit] + 1, index[_first(rest, rising)] if rest else len(moves)
+
+
+def _long_jumps(card, own, opp, sources):
+    """Over the first pawn met, if it is an enemy's, onto any empty cell beyond."""
+    occupied = own | opp
+    out = []
+    for p in _bits(sources):
+        for moves, start, end in _long_landing(card, p, occupied, opp):
+            out += moves[start:end]
+    return out
+
+
+def _can_jump(card: int, p: int, own: int, opp: int) -> bool:
+    """Whether the pawn on p has a jump of the card (the test of a chain going on, or
+    of a red card for the pawn just placed), without listing the jumps."""
+    if _KIND[card] == "long":
+        return any(start < end for _, start, end in _long_landing(card, p, own | opp, opp))
+    empty = ALL & ~(own | opp)
+    return any(opp & over == over and empty & bit for over, bit, _ in OVER[card][p])
+
+
+_KIND = {c: info.kind for c, info in CARDS.items()}
+_GENERATE = {"step": _steps, "slide": _slides, "jump": _jumps, "double": _jumps,
+             "long": _long_jumps}
+#: Per card: (its move generator, None for card 11; a red card, moving the new pawn).
+_PLAN = {c: (_GENERATE.get(info.kind), info.new_only) for c, info in CARDS.items()}
 
 
 def card_actions(card: int, own: int, opp: int, placed: int | None,
@@ -133,50 +344,76 @@ def card_actions(card: int, own: int, opp: int, placed: int | None,
 
     ``placed`` is the pawn put down this turn (the only one the red cards move);
     ``jumper`` the pawn in the middle of a chain of jumps (only it may jump on).
-    Card 11 (placements) is not a move: it gives none here.
+    Card 11 (placements) is not a move: it gives none here.  The moves come by
+    source cell, then direction in the card's order, then distance.
     """
-    info = CARDS[card]
-    if info.kind == "place":
+    generate, new_only = _PLAN[card]
+    if generate is None:
         return []
-    empty = ALL & ~(own | opp)
     if jumper is not None:
-        sources = (jumper,)
-    elif info.new_only:
-        sources = (placed,) if placed is not None and own >> placed & 1 else ()
+        sources = 1 << jumper
+    elif new_only:
+        sources = 1 << placed if placed is not None and own >> placed & 1 else 0
     else:
-        sources = tuple(_bits(own))
-    kind = info.kind
-    out = []
-    for p in sources:
-        rays = RAYS[p]
-        for d in info.directions:
-            ray = rays[d]
-            if kind == "step":
-                if ray and empty >> ray[0] & 1:
-                    out.append((p, ray[0]))
-            elif kind == "slide":
-                for q in ray:
-                    if not empty >> q & 1:
-                        break
-                    out.append((p, q))
-            elif kind == "jump":
-                if len(ray) > 1 and opp >> ray[0] & 1 and empty >> ray[1] & 1:
-                    out.append((p, ray[1]))
-            elif kind == "double":
-                if len(ray) > 2 and opp >> ray[0] & 1 and opp >> ray[1] & 1 \
-                        and empty >> ray[2] & 1:
-                    out.append((p, ray[2]))
-            else:                                    # long: over the first pawn met
-                for i, q in enumerate(ray):
-                    if empty >> q & 1:
-                        continue
-                    if opp >> q & 1:
-                        for r in ray[i + 1:]:
-                            if not empty >> r & 1:
-                                break
-                            out.append((p, r))
-                    break
-    return out
+        sources = _able(card, own, opp, ALL & ~(own | opp))
+    return generate(card, own, opp, sources) if sources else []
+
+
+def can_act(card: int, own: int, opp: int, placed: int | None,
+            jumper: int | None = None) -> bool:
+    """Whether :func:`card_actions` gives any move (for a green card, moving any
+    pawn, the bit-parallel test alone)."""
+    generate, new_only = _PLAN[card]
+    if generate is None:
+        return False
+    if jumper is not None:                 # in play, only the jumps chain
+        if _KIND[card] in ("step", "slide"):
+            return bool(generate(card, own, opp, 1 << jumper))
+        return _can_jump(card, jumper, own, opp)
+    if new_only:
+        return placed is not None and bool(own >> placed & 1) \
+            and _can_jump(card, placed, own, opp)
+    empty = ALL & ~(own | opp)             # as _able, but stops at the first hit
+    if _KIND[card] == "jump":
+        for keep, left, right in BACKS[card]:
+            if own & (((opp & (((empty & keep) << left) >> right) & keep) << left) >> right):
+                return True
+        return False
+    for keep, left, right in BACKS[card]:
+        if own & (((empty & keep) << left) >> right):
+            return True
+    return False
+
+
+#: _SELECT[b][k]: the place of the k-th set bit of a byte.
+_SELECT = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
+def nth_cell(mask: int, k: int) -> int:
+    """The k-th cell (from 0, lowest first) of a mask, as ``list(_bits(mask))[k]``,
+    by halving the mask down to a byte."""
+    shift = 0
+    low = mask & 0xFFFFFFFF
+    c = low.bit_count()
+    if k >= c:
+        k -= c
+        mask >>= 32
+        shift = 32
+    else:
+        mask = low
+    low = mask & 0xFFFF
+    c = low.bit_count()
+    if k >= c:
+        k -= c
+        mask >>= 16
+        shift += 16
+    else:
+        mask = low
+    low = mask & 0xFF
+    c = low.bit_count()
+    if k >= c:
+        return shift + 8 + _SELECT[(mask >> 8) & 0xFF][k - c]
+    return shift + _SELECT[low][k]
 
 
 def _shift(mask: int, d: tuple[int, int]) -> int:
@@ -468,7 +705,7 @@ chain of jumps."""
         pos = pos.replace(stones=stones)
         card = card_at(state.deck, state.turn)
         placed = q if state.placed == p else state.placed
-        if card in CHAINS and card_actions(card, stones[me], stones[1 - me], placed, q):
+        if card in CHAINS and can_act(card, stones[me], stones[1 - me], placed, q):
             return dataclasses.replace(state, position=pos, step=MORE, placed=placed,
                                        jumper=q, ply=ply, last=move)
         return self._end_turn(state, pos, ply, move)
@@ -481,8 +718,8 @@ chain of jumps."""
         card = card_at(state.deck, state.turn)
         state = dataclasses.replace(state, position=pos, step=ACTING, placed=placed,
                                     ply=ply, last=move)
-        if card != LAST_CARD and not card_actions(card, pos.stones[me + 1],
-                                                   pos.stones[2 - me], placed):
+        if card != LAST_CARD and not can_act(card, pos.stones[me + 1], pos.stones[2 - me],
+                                             placed):
             state = dataclasses.replace(state, step=OWED, to_move=1 - me)
         return state
 
@@ -497,70 +734,84 @@ chain of jumps."""
 
     # -- fast random games ----------------------------------------------------------
     def random_playout(self, state, rng: random.Random) -> ImbriquaState:
-        """Uniformly random actions to the end, on bare masks (the same choices
-        as ``legal_moves`` offers, each equally likely, so the same games as the
-        generic loop; the AI's search runs this)."""
-        while self.current_player(state) == CHANCE:
-            state = self.apply(state, self.sample_chance(state, rng))
+        """Uniformly random actions to the end, on bare masks: the same choices, in
+        the same order and with the same draws, as ``chance_outcomes``,
+        ``legal_moves`` and ``random_step``, so the very games of the generic loop
+        (the AI's search runs this).  One pass of the loop is one turn."""
         if state.result is not None:
             return state
+        rnd = rng.random
+        deck = dealt(state.deck, rnd)
+        if len(deck) > len(state.deck):
+            last = _DRAW[deck[-1]]
+        else:
+            last = state.last
         stones = list(state.position.stones[1:])
         opened, turn, step, ply = state.opened, state.turn, state.step, state.ply
-        placed, jumper, deck = state.placed, state.jumper, state.deck
-        choice = rng.choice
-
-        def pick(mask: int) -> int:
-            return choice(list(_bits(mask)))
-
-        while True:
-            if opened < self.opening:
-                stones[opened % 2] |= 1 << pick(ALL & ~(stones[0] | stones[1]))
-                opened, ply = opened + 1, ply + 1
-                continue
-            if turn == TURNS:
-                break
-            me = turn % 2
-            card = card_at(deck, turn)
-            if step == PLACING:
-                empty = ALL & ~(stones[0] | stones[1])
-                placed = pick(empty & INNER or empty)
-                stones[me] |= 1 << placed
+        placed, jumper = state.placed, state.jumper
+        while opened < self.opening:                   # the opening: any empty cell
+            me = opened % 2
+            empty = ALL & ~(stones[0] | stones[1])
+            p = nth_cell(empty, int(rnd() * empty.bit_count()))
+            stones[me] |= 1 << p
+            opened, ply, last = opened + 1, ply + 1, _PLACE[me + 1][p]
+        pile = deck + (LAST_CARD,)                     # card_at for every turn
+        cards = (pile + pile[::-1]) * (PILES // 2)
+        while turn < TURNS:
+            me, card = turn % 2, cards[turn]
+            own, opp = stones[me], stones[1 - me]
+            if step == PLACING:                        # the turn's pawn, off the edge
+                empty = ALL & ~(own | opp)
+                cells = empty & INNER or empty
+                placed = nth_cell(cells, int(rnd() * cells.bit_count()))
+                own |= 1 << placed
                 ply += 1
-                step = ACTING
-                if card != LAST_CARD and not card_actions(card, stones[me],
-                                                          stones[1 - me], placed):
-                    step = OWED
-            elif step == OWED:
-                stones[me] &= ~(1 << pick(stones[me]))
-                ply, step = ply + 1, None
-            elif card == LAST_CARD:
-                stones[me] |= 1 << pick(ALL & ~(stones[0] | stones[1]))
-                ply += 1
-                step = MORE if step == ACTING else None
+                step = ACTING if card == LAST_CARD or can_act(card, own, opp, placed) \
+                    else OWED
+            if step == OWED:                           # the opponent removes a pawn
+                p = nth_cell(own, int(rnd() * own.bit_count()))
+                own &= ~(1 << p)
+                ply, last = ply + 1, _REMOVE[p]
+            elif card == LAST_CARD:                    # two more pawns, anywhere
+                for _ in range(1 + (step == ACTING)):
+                    empty = ALL & ~(own | opp)
+                    p = nth_cell(empty, int(rnd() * empty.bit_count()))
+                    own |= 1 << p
+                    ply, last = ply + 1, _PLACE[me + 1][p]
             else:
-                moves = card_actions(card, stones[me], stones[1 - me], placed, jumper)
-                if step == MORE:
-                    moves.append(None)                       # pass: the chain stops
-                move = choice(moves)
-                ply += 1
-                if move is None:
-                    step = None
-                else:
-                    p, q = move
-                    stones[me] ^= (1 << p) | (1 << q)
-                    stones[1 - me] &= ~BETWEEN[p][q]
-                    placed = q if placed == p else placed
-                    if card in CHAINS and card_actions(card, stones[me], stones[1 - me],
-                                                       placed, q):
-                        step, jumper = MORE, q
-                    else:
-                        step = None
-            if step is None:                                 # the turn is over
-                turn, step, placed, jumper = turn + 1, PLACING, None, None
+                own, opp, ply, last = self._act(card, own, opp, placed, jumper, step,
+                                                ply, rnd)
+            stones[me], stones[1 - me] = own, opp
+            turn, step, placed, jumper = turn + 1, PLACING, None, None
         pos = GridPosition(BOARD, stones)
-        return dataclasses.replace(state, position=pos, opened=opened, turn=turn,
-                                   to_move=turn % 2, step=PLACING, placed=None, jumper=None,
-                                   ply=ply, result=self.judge(pos), last=None)
+        return ImbriquaState(pos, turn % 2, self.judge(pos), last, deck, opened, turn,
+                             PLACING, None, None, ply)
+
+    @staticmethod
+    def _act(card, own, opp, placed, jumper, step, ply, rnd):
+        """A moving card's action, and the jumps chained after it, drawn as
+        ``random_step`` draws: (own, opp, ply, last move) at the end of the turn."""
+        if _KIND[card] == "slide":                     # counted, not listed (no chain)
+            sources = _able(card, own, opp, ALL & ~(own | opp))
+            n = slide_count(card, sources, ALL & ~(own | opp))
+            if n:
+                p, q = nth_slide(card, own | opp, sources, int(rnd() * n))
+                return own ^ (1 << p | 1 << q), opp, ply + 1, _move(p, q)
+        while True:
+            moves = card_actions(card, own, opp, placed, jumper)
+            n = len(moves)
+            k = int(rnd() * (n + (step == MORE)))
+            ply += 1
+            if k == n:                                 # pass: the chain stops
+                return own, opp, ply, _PASS
+            p, q = moves[k]
+            own ^= 1 << p | 1 << q
+            opp &= ~BETWEEN[p][q]
+            if placed == p:
+                placed = q
+            if card not in CHAINS or not can_act(card, own, opp, placed, q):
+                return own, opp, ply, _move(p, q)
+            step, jumper = MORE, q
 
     # -- the end -----------------------------------------------------------------
     def scores(self, pos: GridPosition) -> tuple[int, int]:

@@ -101,14 +101,49 @@ def reachable(sources: int, free: int) -> int:
 def blocked(position: GridPosition, player: int) -> bool:
     """Is the player walled off: can no stone of theirs walk, step by step along
     rows and columns, past the opponent's stones and the chasms to the goal rank?"""
-    own, other = position.stones[player + 1], position.stones[2 - player]
-    free = ALL & ~other & ~position.chasms
-    return not reachable(own, free) & GOAL[player]
+    return walled(position.stones[player + 1], position.stones[2 - player], position.chasms,
+                  player)
 
 
 def contacts(position: GridPosition, player: int) -> int:
     """The player's stones face to face (orthogonally next) with an opponent's stone."""
     return position.stones[player + 1] & _spread(position.stones[2 - player])
+
+
+#: Steps up the ranks, toward White's goal, and down, toward Black's: the quick
+#: first look of :func:`walled` (a stone with a clear file ahead is not walled).
+_AHEAD = ((N, 2 * N, 4 * N), (-N, -2 * N, -4 * N))
+
+
+def walled(own: int, other: int, chasms: int, player: int) -> bool:
+    """:func:`blocked` on masks: first the files straight ahead of the player's stones
+    (the usual answer), then the full walk along rows and columns."""
+    free = ALL & ~other & ~chasms
+    gen, pro = own, free
+    for step in _AHEAD[player]:
+        if step > 0:
+            gen |= pro & (gen << step)
+            pro &= pro << step
+        else:
+            gen |= pro & (gen >> -step)
+            pro &= pro >> -step
+    if gen & GOAL[player]:
+        return False
+    return not reachable(own, free) & GOAL[player]
+
+
+def verdict(stones, characters: int, chasms: int, mover: int) -> tuple[int, bool] | None:
+    """The end after an action by ``mover``, on masks: (winner, True) for a character
+    home, (winner, False) for anti-game, else None (see :meth:`Sensei.judge`)."""
+    for player in (mover, 1 - mover):
+        if characters & stones[player] & GOAL[player]:
+            return player, True
+    for player in (1 - mover, mover):
+        own, other = stones[player], stones[1 - player]
+        if (own & _spread(other)).bit_count() >= CONTACTS \
+                and walled(own, other, chasms, player):
+            return player, False
+    return None
 
 
 @dataclass(frozen=True)
@@ -122,19 +157,117 @@ class SenseiState(State):
     played: int = 0
 
 
-def stone_targets(position: GridPosition, p: int, slide: bool) -> list[int]:
-    """Where the stone on p may go: along a row or column, stopped by any stone
-    and by chasms (not over them), any distance when ``slide`` else one cell."""
-    stop = position.occupied | position.chasms
+def _ray_mask(ray) -> int:
+    mask = 0
+    for q in ray:
+        mask |= 1 << q
+    return mask
+
+
+_ROOK = ((0, 1), (1, 0), (0, -1), (-1, 0))
+#: LINES[p]: the cells along the rows and columns through p (stone moves look there).
+LINES = tuple(sum(_ray_mask(BOARD.rays[p][d]) for d in _ROOK) for p in range(N * N))
+#: NEXT[p]: the cells orthogonally next to p (a Shizukana stone looks there).
+NEXT = tuple(sum(_ray_mask(BOARD.rays[p][d][:1]) for d in _ROOK) for p in range(N * N))
+#: QUEEN_RAYS[p]: per direction of the character's moves, in the rules' order, (the
+#: ray's cells as a mask, whether they run to higher numbers, the cells nearest first).
+QUEEN_RAYS = tuple(tuple((_ray_mask(ray), ray[0] > p, ray) for ray in BOARD.rays[p].values()
+                         if ray) for p in range(N * N))
+
+
+def _stone_targets(p: int, stop: int, slide: bool) -> tuple[int, ...]:
     out = []
-    for d in ((0, 1), (1, 0), (0, -1), (-1, 0)):
+    for d in _ROOK:
         for q in BOARD.rays[p][d]:
             if stop >> q & 1:
                 break
             out.append(q)
             if not slide:
                 break
+    return tuple(out)
+
+
+class TargetTable:
+    """The stone moves from each cell, by the stops around it: ``get(p, stop)`` is
+    the moves of :func:`stone_targets` (as ``MOVES[p][q]``, in its order), worked
+    out once per pattern of stopping cells on the stone's lines (at most 4,096 a
+    cell) and then looked up."""
+
+    def __init__(self, slide: bool) -> None:
+        self.slide = slide
+        self.near = LINES if slide else NEXT
+        self.known: tuple[dict, ...] = tuple({} for _ in range(N * N))
+
+    def get(self, p: int, stop: int) -> tuple[Move, ...]:
+        key = stop & self.near[p]
+        found = self.known[p].get(key)
+        if found is None:
+            row = MOVES[p]
+            found = self.known[p][key] = tuple(row[q] for q in
+                                               _stone_targets(p, key, self.slide))
+        return found
+
+
+#: The shared tables of the two modes.
+TARGETS = {True: TargetTable(True), False: TargetTable(False)}
+
+
+def stone_targets(position: GridPosition, p: int, slide: bool) -> list[int]:
+    """Where the stone on p may go: along a row or column, stopped by any stone
+    and by chasms (not over them), any distance when ``slide`` else one cell."""
+    return [m.target for m in TARGETS[slide].get(p, position.occupied | position.chasms)]
+
+
+#: QUEEN[p]: every cell on a line (row, column, diagonal) through p.
+QUEEN = tuple(sum(mask for mask, _, _ in rays) for rays in QUEEN_RAYS)
+#: Most patterns the character's sight cache holds before it starts afresh.
+SIGHT_CACHE_SIZE = 200_000
+_SIGHT: dict[int, int] = {}
+
+
+def _visible(at: int, other: int) -> int:
+    """The cells a character on ``at`` sees: along each line, those before the first
+    opponent stone (cached by the opponent stones on its lines, which recur)."""
+    key = at | (other & QUEEN[at]) << 6
+    seen = _SIGHT.get(key)
+    if seen is None:
+        if len(_SIGHT) >= SIGHT_CACHE_SIZE:
+            _SIGHT.clear()
+        seen = 0
+        for mask, rising, _ in QUEEN_RAYS[at]:
+            block = other & mask
+            if block:
+                if rising:
+                    mask &= (block & -block) - 1
+                else:
+                    mask &= ~((1 << block.bit_length()) - 1)
+            seen |= mask
+        _SIGHT[key] = seen
+    return seen
+
+
+def sight(at: int, own: int, other: int) -> list[int]:
+    """The cells of ``own`` a character on ``at`` may move to, in the rules' order:
+    per direction, the own stones before the first opponent stone, nearest first."""
+    seen = own & _visible(at, other)
+    out = []
+    if seen:
+        for mask, _, cells in QUEEN_RAYS[at]:
+            if seen & mask:
+                out += [q for q in cells if seen >> q & 1]
     return out
+
+
+def nth_in_sight(at: int, seen: int, k: int) -> int:
+    """The k-th cell of ``sight`` when ``seen`` is the own stones it sees."""
+    for mask, _, cells in QUEEN_RAYS[at]:
+        here = seen & mask
+        if here:
+            c = here.bit_count()
+            if k < c:
+                return [q for q in cells if here >> q & 1][k]
+            k -= c
+    raise IndexError(k)
 
 
 def character_targets(position: GridPosition, player: int) -> list[int]:
@@ -142,15 +275,7 @@ def character_targets(position: GridPosition, player: int) -> list[int]:
     column or diagonal) from it with no opponent stone between; chasms and the
     player's own stones do not stop it."""
     own, other = position.stones[player + 1], position.stones[2 - player]
-    at = (position.characters & own).bit_length() - 1
-    out = []
-    for ray in BOARD.rays[at].values():
-        for q in ray:
-            if other >> q & 1:
-                break
-            if own >> q & 1:
-                out.append(q)
-    return out
+    return sight((position.characters & own).bit_length() - 1, own, other)
 
 
 @register
@@ -269,6 +394,7 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
         if not 1 <= limit <= MOST_TURNS:
             raise UnknownGameError(f"Sensei turn_limit is 1-{MOST_TURNS}, not {limit!r}")
         self.slide = mode == "arashi"
+        self.targets = TARGETS[self.slide]
         self.turn_limit = limit
         self.start = start_position(start)
 
@@ -284,18 +410,19 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
         if state.result is not None:
             return []
         position, me = state.position, state.to_move
+        own, other = position.stones[me + 1], position.stones[2 - me]
         moves = []
         if state.moves < STONE_MOVES:
-            free_stones = position.stones[me + 1] & ~position.characters
+            stop, table = position.occupied | position.chasms, self.targets
+            free_stones = own & ~position.characters
             while free_stones:
                 p = (free_stones & -free_stones).bit_length() - 1
                 free_stones &= free_stones - 1
-                row = MOVES[p]
-                moves.extend(row[q] for q in stone_targets(position, p, self.slide))
+                moves += table.get(p, stop)
         if not state.carried:
-            at = (position.characters & position.stones[me + 1]).bit_length() - 1
+            at = (position.characters & own).bit_length() - 1
             row = MOVES[at]
-            moves.extend(row[q] for q in character_targets(position, me))
+            moves += [row[q] for q in sight(at, own, other)]
         if state.moves or state.carried or not moves:
             moves.append(END_TURN)
         return moves
@@ -333,15 +460,16 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
 
     def judge(self, position: GridPosition, mover: int) -> Outcome | None:
         """The end after an action by ``mover``: a character home, else anti-game."""
-        for player in (mover, 1 - mover):
-            if position.characters & position.stones[player + 1] & GOAL[player]:
-                return Outcome((player,), f"{self.player_name(player)}'s character "
-                                          "reached the far rank")
-        for player in (1 - mover, mover):
-            if blocked(position, player) and contacts(position, player).bit_count() >= CONTACTS:
-                return Outcome((player,), f"anti-game: {self.player_name(1 - player)} walled "
-                                          f"{self.player_name(player)} off")
-        return None
+        found = verdict((position.stones[1], position.stones[2]), position.characters,
+                        position.chasms, mover)
+        if found is None:
+            return None
+        player, home = found
+        if home:
+            return Outcome((player,), f"{self.player_name(player)}'s character "
+                                      "reached the far rank")
+        return Outcome((player,), f"anti-game: {self.player_name(1 - player)} walled "
+                                  f"{self.player_name(player)} off")
 
     def winning_points(self, state) -> int:
         """The character's stone on the far rank, or the stones in contact with the wall."""
@@ -352,6 +480,85 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
         position = state.position
         home = position.characters & position.stones[w + 1] & GOAL[w]
         return home or contacts(position, w)
+
+    # -- fast random games ---------------------------------------------------------
+    def random_playout(self, state, rng: random.Random) -> SenseiState:
+        """Uniformly random actions to the end on bare masks: the choices of
+        ``legal_moves`` in its order, one ``rng.random()`` each, and the end of
+        :func:`verdict`, so the very games of the generic loop."""
+        if state.result is not None:
+            return state
+        rnd, limit = rng.random, self.turn_limit
+        known, near, table = self.targets.known, self.targets.near, self.targets
+        sights = _SIGHT
+        position = state.position
+        stones = [position.stones[1], position.stones[2]]
+        chars, chasms = position.characters, position.chasms
+        me, moves, carried = state.to_move, state.moves, state.carried
+        turn, played, last = state.turn, state.played, state.last
+        # Once verdict() has found nothing, an action can change only part of it: a
+        # stone move the anti-game test (no character moved, nor a character's
+        # stone), a character move only its own goal test (no stone moved).
+        clean = False
+        while True:
+            own, other = stones[me], stones[1 - me]
+            listed = []                                # the stone moves, in order
+            if moves < STONE_MOVES:
+                stop = own | other | chasms
+                free = own & ~chars
+                while free:
+                    low = free & -free
+                    free ^= low
+                    p = low.bit_length() - 1
+                    row = known[p].get(stop & near[p])
+                    listed += row if row is not None else table.get(p, stop)
+            n = stone_moves = len(listed)
+            if not carried:
+                at = (chars & own).bit_length() - 1
+                seen = sights.get(at | (other & QUEEN[at]) << 6)
+                seen = own & (seen if seen is not None else _visible(at, other))
+                n += seen.bit_count()
+            k = int(rnd() * (n + 1 if moves or carried or not n else n))
+            played += 1
+            if k == n:                                 # pass: the turn ends
+                last, moves, carried = END_TURN, 0, False
+                turn, me = turn + 1, 1 - me
+                if turn >= limit:
+                    break
+                continue
+            if k < stone_moves:                        # a stone: anti-game may change
+                last = listed[k]
+                stones[me] = own = own ^ (1 << last.point | 1 << last.target)
+                moves += 1
+                if not clean:
+                    if verdict(stones, chars, chasms, me) is not None:
+                        break
+                elif ((other & _spread(own)).bit_count() >= CONTACTS
+                      and walled(other, own, chasms, 1 - me)) \
+                        or ((own & _spread(other)).bit_count() >= CONTACTS
+                            and walled(own, other, chasms, me)):
+                    break                              # anti-game, as verdict() orders it
+            else:                                      # the character: only a goal may
+                q = nth_in_sight(at, seen, k - stone_moves)
+                chars ^= 1 << at | 1 << q
+                carried = True
+                last = MOVES[at][q]
+                if not clean:
+                    if verdict(stones, chars, chasms, me) is not None:
+                        break
+                elif GOAL[me] >> q & 1:                # the mover's character home
+                    break
+            clean = True
+            if moves == STONE_MOVES and carried:       # all three actions made
+                moves, carried, turn, me = 0, False, turn + 1, 1 - me
+                if turn >= limit:
+                    break
+        position = GridPosition(BOARD, stones, characters=chars, chasms=chasms)
+        if turn >= limit:
+            result = Outcome((), f"{turn} turns were played")
+        else:
+            result = self.judge(position, me)
+        return SenseiState(position, me, result, last, moves, carried, turn, played)
 
     # -- text, symmetry, status ------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -27,8 +27,7 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK, points_of, \
-    transform_mask
+from ..geometry import BOARD_MASK, SUPPORT_MASK, points_of, transform_mask
 from ..notation import REMOVE, Move, parse_point, point_name
 from ..position import COLOUR_NAMES, COLOURS, Position
 from ..registry import register
@@ -41,24 +40,49 @@ HAND = SET_BALLS // 2
 TAKEN = 2
 #: The most turns the ``turn_limit`` may allow.
 MOST_TURNS = 300
-_UPPER = tuple(range(16, NUM_POINTS))
+
+
+def _upper_by_colour(room: int, masks: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The playable platforms (points above the board in ``room``) that take each
+    colour: those with a ball of that colour among the four they rest on."""
+    white = black = red = 0
+    room &= ~BOARD_MASK
+    while room:
+        low = room & -room
+        room ^= low
+        support = SUPPORT_MASK[low.bit_length() - 1]
+        if support & masks[0]:
+            white |= low
+        if support & masks[1]:
+            black |= low
+        if support & masks[2]:
+            red |= low
+    return white, black, red
+
+
+def placement_masks(masks) -> tuple[int, tuple[int, int, int]]:
+    """(empty holes, the platforms each colour may go on): a hand's placements are,
+    colour by colour held, these holes and that colour's platforms, ascending."""
+    room = playable_bits(masks[0] | masks[1] | masks[2])
+    return room & BOARD_MASK, _upper_by_colour(room, masks)
 
 
 def placements(masks: tuple[int, int, int], hand: tuple[int, int, int]) -> list[Move]:
     """The placements a hand allows: any colour held on an empty hole, and on an empty
     platform only a colour one of its four balls has."""
-    occupied = masks[0] | masks[1] | masks[2]
-    room = playable_bits(occupied)
-    holes = room & BOARD_MASK
+    holes, up = placement_masks(masks)
     found = []
     for colour in COLOURS:
-        if not hand[colour - 1]:
-            continue
-        mine = masks[colour - 1]
-        row = PLACE_MOVES[colour]
-        found.extend(row[p] for p in points_of(holes))
-        found.extend(row[p] for p in _UPPER if room >> p & 1 and SUPPORT_MASK[p] & mine)
+        if hand[colour - 1]:
+            row = PLACE_MOVES[colour]
+            found += [row[p] for p in points_of(holes | up[colour - 1])]
     return found
+
+
+def can_place(masks: tuple[int, int, int], hand) -> bool:
+    """Whether the hand has any placement (see :func:`placements`)."""
+    holes, up = placement_masks(masks)
+    return any(hand[c] and (holes or up[c]) for c in (0, 1, 2))
 
 
 def bounces(masks: tuple[int, int, int], point: int, colour: int) -> bool:
@@ -68,8 +92,32 @@ def bounces(masks: tuple[int, int, int], point: int, colour: int) -> bool:
 
 
 def free_balls(occupied: int) -> int:
-    """Balls with no ball resting on them (a mask)."""
-    return sum(1 << p for p in points_of(occupied) if not SUPPORTED_MASK[p] & occupied)
+    """Balls with no ball resting on them (a mask): every ball but those that carry one."""
+    carrying = 0
+    above = occupied & ~BOARD_MASK
+    while above:
+        low = above & -above
+        above ^= low
+        carrying |= SUPPORT_MASK[low.bit_length() - 1]
+    return occupied & ~carrying
+
+
+#: _SELECT[b][k]: the place of the k-th set bit of a byte; _COUNT[b] its bits.
+_SELECT = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+_COUNT = tuple(len(s) for s in _SELECT)
+
+
+def nth_point(mask: int, k: int) -> int:
+    """The k-th point (from 0, lowest first) of a mask: ``points_of(mask)[k]``."""
+    shift = 0
+    while True:
+        low = mask & 0xFF
+        c = _COUNT[low]
+        if k < c:
+            return shift + _SELECT[low][k]
+        k -= c
+        mask >>= 8
+        shift += 8
 
 
 def _masks(position: Position) -> tuple[int, int, int]:
@@ -229,11 +277,82 @@ tests and the chapter.
             return state
         if state.turn >= self.turn_limit:
             why = f"{state.turn} turns were played"
-        elif not placements(_masks(state.position), state.hands[state.to_move]):
+        elif not can_place(_masks(state.position), state.hands[state.to_move]):
             why = f"{self.player_name(state.to_move)} cannot place a ball"
         else:
             return state
         return dataclasses.replace(state, result=self.compare(state.hands, why))
+
+    # -- fast random games ---------------------------------------------------------------
+    def random_playout(self, state, rng: random.Random) -> SpackState:
+        """Uniformly random actions to the end on bare masks: the choices of
+        ``legal_moves`` in its order, one ``rng.random()`` each, so the very games
+        of the generic loop."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]
+        hands = [list(state.hands[0]), list(state.hands[1])]
+        mover, to_take, takeable = state.to_move, state.to_take, state.takeable
+        turn, ply, last, limit = state.turn, state.ply, state.last, self.turn_limit
+        while True:
+            if to_take:                                # take a ball free at the bounce
+                p = nth_point(takeable, int(rnd() * takeable.bit_count()))
+                bit = 1 << p
+                c = 0 if masks[0] & bit else 1 if masks[1] & bit else 2
+                masks[c] ^= bit
+                hands[mover][c] += 1
+                takeable ^= bit
+                to_take, ply, last = to_take - 1, ply + 1, REMOVE_MOVES[p]
+                if not to_take:
+                    takeable, mover = 0, 1 - mover
+                continue
+            if turn >= limit:
+                why = f"{turn} turns were played"
+                break
+            hand = hands[mover]
+            room = playable_bits(masks[0] | masks[1] | masks[2])
+            holes = room & BOARD_MASK
+            # placement_masks() inline: holes, then the platforms each colour may take
+            uw, ub, ur = holes, holes, holes
+            platforms = room ^ holes
+            while platforms:
+                low = platforms & -platforms
+                platforms ^= low
+                support = SUPPORT_MASK[low.bit_length() - 1]
+                if support & masks[0]:
+                    uw |= low
+                if support & masks[1]:
+                    ub |= low
+                if support & masks[2]:
+                    ur |= low
+            blocks = [uw if hand[0] else 0, ub if hand[1] else 0, ur if hand[2] else 0]
+            n = blocks[0].bit_count() + blocks[1].bit_count() + blocks[2].bit_count()
+            if not n:
+                why = f"{self.player_name(mover)} cannot place a ball"
+                break
+            k = int(rnd() * n)
+            c = 0
+            while k >= blocks[c].bit_count():
+                k -= blocks[c].bit_count()
+                c += 1
+            p = nth_point(blocks[c], k)
+            hand[c] -= 1
+            turn, ply, last = turn + 1, ply + 1, PLACE_MOVES[c + 1][p]
+            if p >= 16 and (SUPPORT_MASK[p] & masks[c]).bit_count() == TAKEN:
+                hands[1 - mover][c] += 1               # bounced: the opponent takes it
+                takeable = free_balls(masks[0] | masks[1] | masks[2])
+                to_take = min(TAKEN, takeable.bit_count())
+                if to_take:
+                    continue
+                takeable = 0
+            else:
+                masks[c] |= 1 << p
+            mover = 1 - mover
+        hands = (tuple(hands[0]), tuple(hands[1]))
+        return SpackState(Position.from_masks(*masks), mover, self.compare(hands, why), last,
+                          hands, 0, 0, turn, ply)
 
     # -- the end -------------------------------------------------------------------------
     def compare(self, hands, why: str) -> Outcome:

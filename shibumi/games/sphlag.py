@@ -25,11 +25,10 @@ from dataclasses import dataclass
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import PROJECTION, SUPPORTED_MASK, TOUCHING_MASK, points_of
-from ..mechanics import relocate
 from ..notation import MOVE, PASS, PASS_MOVE, Move, parse_point, transform_move
 from ..position import BLACK, COLOUR_NAMES, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_bits, sole_winner, uniform_index
+from .placement import PLACE_MOVES, playable_bits, sole_winner
 
 PLAYER_COLOURS = (WHITE, BLACK)
 #: Balls of each colour in a set: a player with all of them in play can only move.
@@ -95,31 +94,126 @@ def lifted(masks: tuple[int, int, int], source: int) -> tuple[int, int, int]:
     return masks[0], masks[1], masks[2]
 
 
+def _unchanged(after: tuple, target: tuple | None, player: int) -> int:
+    """The one point (as a bit, else 0) where ``player``'s lifted ball would land
+    to leave the masks ``after`` equal to ``target``: a move barred because it
+    changes nothing (target: the masks before) or rebuilds the ko position."""
+    if target is None or after[1 - player] != target[1 - player] or after[2] != target[2]:
+        return 0
+    mine, goal = after[player], target[player]
+    extra = goal & ~mine
+    if extra & (extra - 1) or mine | extra != goal:
+        return 0
+    return extra
+
+
+def move_rooms(masks: tuple[int, int, int], player: int,
+               barred: tuple | None = None) -> list[tuple[int, int, tuple]]:
+    """Every ball of ``player`` that may move, as ``(source, targets, masks once
+    lifted)``: unpinned balls, targets 1-4 steps away and playable once the ball
+    is lifted, minus a target that changes nothing and (ko) one that rebuilds the
+    masks ``barred``.  Sources ascending; the moves are the targets ascending."""
+    return _rooms(masks, player, barred)[0]
+
+
+def _rooms(masks: tuple[int, int, int], player: int,
+           barred: tuple | None) -> tuple[list[tuple[int, int, tuple]], int]:
+    """:func:`move_rooms` and the number of moves they hold."""
+    own = masks[player]
+    occupied = masks[0] | masks[1] | masks[2]
+    # With nothing resting on the ball, only its own point changes when it is lifted
+    # (and it is no target): ko can bar a target only if the rest is as in ``barred``.
+    ko = barred is not None and barred[1 - player] == masks[1 - player] \
+        and barred[2] == masks[2]
+    out, total = [], 0
+    while own:
+        low = own & -own
+        own ^= low
+        source = low.bit_length() - 1
+        above = occupied & SUPPORTED_MASK[source]
+        if not above:
+            after = (masks[0] ^ low, masks[1], masks[2]) if player == 0 \
+                else (masks[0], masks[1] ^ low, masks[2])
+            room = playable_bits(occupied ^ low) & REACH[source]
+            if ko:
+                room &= ~_unchanged(after, barred, player)
+        elif above & (above - 1):
+            continue                                        # pinned
+        else:                                               # the column on it drops
+            after = lifted(masks, source)
+            room = playable_bits(after[0] | after[1] | after[2]) & REACH[source]
+            room &= ~(_unchanged(after, masks, player) | _unchanged(after, barred, player))
+        if room:
+            out.append((source, room, after))
+            total += room.bit_count()
+    return out, total
+
+
 def move_options(masks: tuple[int, int, int], player: int) -> list[tuple[int, int, tuple]]:
     """Every move of one of ``player``'s balls as ``(source, target, masks after)``,
     before the ko rule: unpinned balls, 1-4 steps, onto a point playable once the
     ball is lifted, changing the position."""
-    colour = PLAYER_COLOURS[player]
-    occupied = masks[0] | masks[1] | masks[2]
     found = []
-    for source in points_of(masks[colour - 1]):
-        above = occupied & SUPPORTED_MASK[source]
-        if above & (above - 1):
-            continue                                        # pinned
-        after = lifted(masks, source)
-        room = playable_bits(after[0] | after[1] | after[2]) & REACH[source]
+    for source, room, after in move_rooms(masks, player):
         for target in points_of(room):
             new = list(after)
-            new[colour - 1] |= 1 << target
-            new = (new[0], new[1], new[2])
-            if new != masks:
-                found.append((source, target, new))
+            new[player] |= 1 << target
+            found.append((source, target, (new[0], new[1], new[2])))
     return found
+
+
+def landed(after: tuple, player: int, target: int) -> tuple[int, int, int]:
+    """The masks once ``player``'s lifted ball (masks ``after``) lands on ``target``."""
+    new = list(after)
+    new[player] |= 1 << target
+    return new[0], new[1], new[2]
+
+
+#: _SELECT[b][k]: the place of the k-th set bit of a byte.
+_SELECT = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
+
+
+def nth_point(mask: int, k: int) -> int:
+    """The k-th point (from 0, lowest first) of a mask: ``points_of(mask)[k]``."""
+    shift = 0
+    while True:
+        low = mask & 0xFF
+        c = _COUNT[low]
+        if k < c:
+            return shift + _SELECT[low][k]
+        k -= c
+        mask >>= 8
+        shift += 8
+
+
+_COUNT = tuple(len(s) for s in _SELECT)
 
 
 def touching_flag(masks: tuple[int, int, int], player: int) -> int:
     """``player``'s balls touching the opponent's flag (a mask)."""
     return masks[PLAYER_COLOURS[player] - 1] & FLAG_CONTACTS[1 - player]
+
+
+def _winning_move(rooms: list, player: int, rnd):
+    """A move putting a second ball of ``player`` against the enemy flag, drawn
+    uniformly (one ``rnd()``) among all such in move order, as (masks after,
+    move); None when there is none (no draw is made then)."""
+    contacts = FLAG_CONTACTS[1 - player]
+    wins = []
+    for source, room, after in rooms:
+        near = (after[player] & contacts).bit_count()
+        hits = room if near >= 2 else room & contacts if near == 1 else 0
+        if hits:
+            wins.append((source, hits, after))
+    if not wins:
+        return None
+    k = int(rnd() * sum(hits.bit_count() for _, hits, _ in wins))
+    for source, hits, after in wins:
+        c = hits.bit_count()
+        if k < c:
+            target = nth_point(hits, k)
+            return landed(after, player, target), _MOVES[source][target]
+        k -= c
 
 
 @dataclass(frozen=True)
@@ -286,17 +380,21 @@ Rose (2011). Its figures (the start, and two movement examples) are lost.
 
     def moves(self, state) -> list[tuple[int, int, tuple]]:
         """The moves of a ball open to the mover, ko applied: (source, target, masks)."""
-        found = move_options(_masks(state.position), state.to_move)
-        if state.previous is not None:
-            barred = _masks(state.previous)
-            found = [m for m in found if m[2] != barred]
-        return found
+        barred = None if state.previous is None else _masks(state.previous)
+        player = state.to_move
+        return [(source, target, landed(after, player, target))
+                for source, room, after in move_rooms(_masks(state.position), player, barred)
+                for target in points_of(room)]
 
     def legal_moves(self, state, player: int | None = None) -> list[Move]:
         if state.result is not None:
             return []
-        return self.placements(state) + [_MOVES[s][t] for s, t, _ in self.moves(state)] \
-            + [PASS_MOVE]
+        barred = None if state.previous is None else _masks(state.previous)
+        moves = [_MOVES[source][target]
+                 for source, room, _ in move_rooms(_masks(state.position), state.to_move,
+                                                   barred)
+                 for target in points_of(room)]
+        return self.placements(state) + moves + [PASS_MOVE]
 
     def apply(self, state, move: Move) -> SphlagState:
         mover, position = state.to_move, state.position
@@ -304,7 +402,8 @@ Rose (2011). Its figures (the start, and two movement examples) are lost.
         if move.kind == PASS:
             passes = state.passes + 1
         elif move.kind == MOVE:
-            position, _ = relocate(position, move.point, move.target, forbid_on_dropped=False)
+            after = lifted(_masks(position), move.point)
+            position = Position.from_masks(*landed(after, mover, move.target))
         else:
             position = position.place(move.point, move.colour)
         after = SphlagState(position, 1 - mover, None, move, state.ply + 1, passes,
@@ -364,20 +463,68 @@ Rose (2011). Its figures (the start, and two movement examples) are lost.
         return touching | (1 << FLAGS[1 - winner]) if touching else 0
 
     # -- faster random games -------------------------------------------------------------
+    def random_playout(self, state, rng: random.Random) -> SphlagState:
+        """Uniformly random turns to the end on bare masks: the choices of
+        ``legal_moves`` in its order, one ``rng.random()`` each, so the very games
+        of the generic loop."""
+        return self._play(state, rng, False)
+
     def playout(self, state, rng: random.Random) -> SphlagState:
         """The MCTS playout: random legal turns, but a turn that takes the enemy flag
         is taken at once (the rules are those of ``apply``)."""
-        pick = uniform_index(rng)
-        while state.result is None:
-            options = self.moves(state)
-            winning = [m for m in options if touching_flag(m[2], state.to_move).bit_count() >= 2]
-            if winning:
-                s, t, _ = winning[pick(len(winning))]
-                return self.apply(state, _MOVES[s][t])
-            legal = self.placements(state) + [_MOVES[s][t] for s, t, _ in options] \
-                + [PASS_MOVE]
-            state = self.apply(state, legal[pick(len(legal))])
-        return state
+        return self._play(state, rng, True)
+
+    def _play(self, state, rng: random.Random, greedy: bool) -> SphlagState:
+        """Turns drawn as ``random_step`` draws them (``greedy``: a move that puts a
+        second ball against the enemy flag, if any, drawn among those first)."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        masks, mover, ply, passes = _masks(state.position), state.to_move, state.ply, \
+            state.passes
+        previous = None if state.previous is None else _masks(state.previous)
+        opening = OPENING if self.params["balanced"] else -1
+        while True:
+            rooms, moving = _rooms(masks, mover, previous)
+            before = masks
+            if greedy:
+                move = _winning_move(rooms, mover, rnd)
+                if move is not None:
+                    masks, last, passes = move[0], move[1], 0
+                    ply += 1
+                    break
+            own = masks[mover]
+            places = 0 if own.bit_count() >= SET_BALLS else \
+                BASES[mover] & ~(masks[0] | masks[1] | masks[2])
+            if ply == 0:
+                places &= opening
+            placing = places.bit_count()
+            n = placing + moving + 1
+            k = int(rnd() * n)
+            if k < placing:
+                p = nth_point(places, k)
+                masks = landed(masks, mover, p)
+                last, passes = PLACE_MOVES[PLAYER_COLOURS[mover]][p], 0
+            elif k == n - 1:
+                last, passes = PASS_MOVE, passes + 1
+            else:
+                k -= placing
+                for source, room, after in rooms:
+                    c = room.bit_count()
+                    if k < c:
+                        target = nth_point(room, k)
+                        break
+                    k -= c
+                masks = landed(after, mover, target)
+                last, passes = _MOVES[source][target], 0
+            ply += 1
+            if passes >= 2 or ply >= self.turn_limit \
+                    or (masks[mover] & FLAG_CONTACTS[1 - mover]).bit_count() >= 2 \
+                    or (masks[1 - mover] & FLAG_CONTACTS[mover]).bit_count() >= 2:
+                break
+            previous, mover = before, 1 - mover
+        return self.settle(SphlagState(Position.from_masks(*masks), 1 - mover, None, last,
+                                       ply, passes, Position.from_masks(*before)))
 
     # -- symmetry and text -------------------------------------------------------------
     def transform_state(self, state, perm: tuple[int, ...]) -> SphlagState:
