@@ -27,16 +27,27 @@ def rate(fn, seconds: float) -> float:
     return n / (time.perf_counter() - start)
 
 
-def game_table(seconds: float, iterations: int = 300) -> dict:
-    """For every registered game, from its start: random playouts and actions per
-    second, and MCTS iterations per second (the seat to move, or at a
-    simultaneous choice the first seat with more than one option)."""
+#: Issue 14's floor, from the start position of every game.
+FLOOR_ACTIONS, FLOOR_MCTS = 100_000, 2_000
+
+
+def game_table(seconds: float, iterations: int = 300, only=None) -> dict:
+    """For every registered game (or those named in ``only``), from its start:
+    random playouts and actions per second, the same against the base class's
+    generic loop (the baseline, measured alongside), and MCTS iterations per
+    second (the seat to move, or at a simultaneous choice the first seat with
+    more than one option)."""
     from shibumi.game import SIMULTANEOUS
     from shibumi.players import MCTSPlayer
     table = {}
     for cls in shibumi.all_games():
+        if only and cls.info.name.lower() not in only:
+            continue
         game = cls()
         stats = playouts(game, seconds=seconds, seed=1)
+        rng = random.Random(1)
+        first = game.initial_state(random.Random(1))         # the start playouts() uses
+        generic = rate(lambda: Game.random_playout(game, first, rng), seconds)
         state = game.new_match(seed=1).state            # opening draws made
         seat = None
         if game.current_player(state) == SIMULTANEOUS:      # a seat with a real choice
@@ -48,8 +59,24 @@ def game_table(seconds: float, iterations: int = 300) -> dict:
         table[cls.info.name] = {
             "playouts_per_second": round(stats.playouts_per_second),
             "actions_per_second": round(stats.playouts_per_second * stats.mean_length),
+            "ratio_to_generic": round(stats.playouts_per_second / generic, 1),
             "mcts_iterations_per_second": round(mcts)}
     return table
+
+
+def print_table(games: dict) -> None:
+    """One row per game; "below" marks a row under the floor."""
+    print(f"{'game':<20}{'playouts/s':>11}{'actions/s':>11}{'x generic':>10}{'MCTS it/s':>11}")
+    below = 0
+    for name, r in games.items():
+        short = (r["actions_per_second"] < FLOOR_ACTIONS
+                 or r["mcts_iterations_per_second"] < FLOOR_MCTS)
+        below += short
+        print(f"{name:<20}{r['playouts_per_second']:>11,}{r['actions_per_second']:>11,}"
+              f"{r['ratio_to_generic']:>10}{r['mcts_iterations_per_second']:>11,}"
+              f"{'  below' if short else ''}")
+    print(f"{len(games) - below} of {len(games)} games meet the floor "
+          f"({FLOOR_ACTIONS:,} actions/s and {FLOOR_MCTS:,} MCTS iterations/s)")
 
 
 def main() -> None:
@@ -58,8 +85,14 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--game-seconds", type=float, default=0.5,
                         help="seconds of playouts for each game in the all-games table")
+    parser.add_argument("--only", default="",
+                        help="comma-separated game names: their rows only, nothing else")
     args = parser.parse_args()
-    results = {"games": game_table(args.game_seconds)}
+    only = {name.strip().lower() for name in args.only.split(",") if name.strip()}
+    results = {"games": game_table(args.game_seconds, only=only)}
+    if only:
+        print_table(results["games"]) if not args.json else print(json.dumps(results))
+        return
     for name in ("spline", "span"):
         game = shibumi.load(name)
         start = game.initial_state()
@@ -91,10 +124,7 @@ def main() -> None:
     if args.json:
         print(json.dumps(results))
         return
-    print(f"{'game':<12}{'playouts/s':>12}{'actions/s':>12}{'MCTS it/s':>11}")
-    for name, r in results["games"].items():
-        print(f"{name:<12}{r['playouts_per_second']:>12,}{r['actions_per_second']:>12,}"
-              f"{r['mcts_iterations_per_second']:>11,}")
+    print_table(results["games"])
     for name in ("spline", "span"):
         r = results[name]
         print(f"{name:<7} random playouts: {r['playouts_per_second']:>8,}/s "

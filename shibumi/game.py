@@ -292,6 +292,15 @@ class Game:
         engine reads.  ``state`` may be a seat's observation."""
         return []
 
+    def winning_move(self, state: State) -> Move | None:
+        """A legal move that wins at once for the player to move, if the game can
+        find one cheaply; None when there is none or the game does not say.
+
+        The search uses it to settle a position one move deeper than it has
+        looked (a game without it is searched just the same, only less sharply).
+        """
+        return None
+
     def winning_points(self, state: State) -> int:
         """Mask of the points that won the game (a line, a group), for front
         ends to draw at the end; 0 when the game names none."""
@@ -335,20 +344,29 @@ class Game:
         return outcomes[-1][0]
 
     def random_step(self, state: State, rng: random.Random) -> State:
-        """Advance one node with uniformly random choices (and chance by its odds)."""
+        """Advance one node with uniformly random choices (and chance by its odds).
+
+        This is the reference draw: a choice among ``legal_moves`` takes one
+        ``rng.random()`` (index ``int(rng.random() * n)``, see
+        :func:`random_index`), a chance node one (``sample_chance``), and a
+        simultaneous choice one per seat in seat order.  A game's faster
+        ``random_playout`` draws the same way over moves in the same order, so
+        with the same generator it plays exactly the same game (tested for
+        every game).
+        """
         player = self.current_player(state)
         if player == CHANCE:
             return self.apply(state, self.sample_chance(state, rng))
         if player == SIMULTANEOUS:
             return self.apply_joint(state, tuple(
-                rng.choice(self.legal_moves(state, p)) for p in range(self.num_players)))
-        return self.apply(state, rng.choice(self.legal_moves(state)))
+                random_choice(rng, self.legal_moves(state, p)) for p in range(self.num_players)))
+        return self.apply(state, random_choice(rng, self.legal_moves(state)))
 
     def random_playout(self, state: State, rng: random.Random) -> State:
         """Play uniformly random moves to the end; returns the final state.
 
-        Games may override this with a faster loop that gives the same
-        distribution of games.
+        Games may override this with a faster loop that plays the same games
+        (the same draws over the same move order as ``random_step``).
         """
         while self.current_player(state) != TERMINAL:
             state = self.random_step(state, rng)
@@ -617,6 +635,16 @@ class Match:
 
     def moves(self) -> list[Move | tuple[Move, ...]]:
         return [m for m, _ in self.history]
+
+
+def random_index(rng: random.Random, n: int) -> int:
+    """The reference draw of a uniform index below ``n``: one ``rng.random()``."""
+    return int(rng.random() * n)
+
+
+def random_choice(rng: random.Random, options):
+    """One of ``options`` by the reference draw (:func:`random_index`)."""
+    return options[int(rng.random() * len(options))]
 
 
 def replace(state: State, **changes) -> State:

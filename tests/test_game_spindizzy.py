@@ -10,7 +10,7 @@ from conformance import (check_honest_ai, check_playouts,
                          check_random_games, check_symmetries)
 from shibumi import SIMULTANEOUS, IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
-from shibumi.game import Game
+from shibumi.game import Game, random_choice
 from shibumi.games.spindizzy import final_result, pyramid_winner
 from shibumi.position import BLACK, RED, WHITE, Position
 from reference import ALL, below, cells_of, open_points
@@ -207,7 +207,7 @@ def test_every_game_is_exactly_40_actions():
                 match.push_joint(rng.choice(GAME.legal_moves(match.state, p))
                                  for p in range(3))
             else:
-                match.push(rng.choice(match.legal_moves()))
+                match.push(random_choice(rng, match.legal_moves()))
             actions += 1
         assert actions == GAME.info.max_length == 40 == GAME.length(match.state)
         assert match.state.stocks == ((0, 0, 0),) * 3
@@ -304,12 +304,12 @@ def test_the_stocks_follow_from_what_was_shown():
     rng = random.Random(9)
     for _ in range(22):
         if match.current_player == SIMULTANEOUS:
-            moves = [rng.choice(GAME.legal_moves(match.state, p)) for p in range(3)]
+            moves = [random_choice(rng, GAME.legal_moves(match.state, p)) for p in range(3)]
             for p, m in enumerate(moves):
                 shown[p][m.colour - 1] += 1
             match.push_joint(moves)
         else:
-            match.push(rng.choice(match.legal_moves()))
+            match.push(random_choice(rng, match.legal_moves()))
     start = GAME.initial_state().stocks
     assert match.state.stocks == tuple(tuple(start[p][i] - shown[p][i] for i in range(3))
                                        for p in range(3))

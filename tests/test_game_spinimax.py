@@ -203,7 +203,7 @@ def test_position_text_round_trip_of_a_finished_game():
 
 # -- the ball supply ---------------------------------------------------------------
 
-# Before the last move of the random playout with seed 18711: White to fill
+# Before the last move of the random playout with seed 663898: White to fill
 # c1, the last hole, with 14 white balls on the pyramid already.
 OVERFLOW = "WBBR/WRRB/WBRB/R.WW|WWW/WWW/..W|WW/..|. 1"
 
@@ -226,7 +226,7 @@ def test_automatic_stackings_may_need_more_than_sixteen_balls_of_a_colour():
     assert m.outcome().winners == (0,)
     # The random playout with that seed ends in the same position.
     game = load("spinimax")
-    final = game.random_playout(game.initial_state(), random.Random(18711))
+    final = game.random_playout(game.initial_state(), random.Random(663898))
     assert final.position == pos
 
 

@@ -119,6 +119,13 @@ class PlacementGame(Game):
 
 
 def uniform_index(rng: random.Random):
-    """A fast `n -> random index below n` bound to a generator."""
+    """A fast `n -> random index below n` bound to a generator: the reference
+    draw of ``Game.random_step`` (:func:`shibumi.game.random_index`)."""
     rnd = rng.random
     return lambda n: int(rnd() * n)
+
+
+def uniform_choice(rng: random.Random):
+    """A fast `options -> one of them` bound to a generator, by the same draw."""
+    rnd = rng.random
+    return lambda options: options[int(rnd() * len(options))]

@@ -270,9 +270,9 @@ colour: `=W`, `=B` or `=R`.
         return DUELS - sum(state.stocks[0]) + (state.tiebreak is not None)
 
     def random_playout(self, state, rng):
-        """Uniform choices as in ``random_step``: a colour uniformly among those in
-        the stock and, independently, a point uniformly among the playable ones
-        (only the winner's point matters)."""
+        """The generic loop's games, on masks: each player draws one of its
+        ``legal_moves`` (a colour in stock times a playable point, in that
+        order) by the reference draw; only the duel winner's point is placed."""
         if state.result is not None:
             return state
         rnd = rng.random
@@ -282,22 +282,20 @@ colour: `=W`, `=B` or `=R`.
         duels = sum(stocks[0])
         while duels:
             duels -= 1
+            points = playable_points(occupied)
+            n = len(points)
             picks = []
             for stock in stocks:
-                if stock[0] and stock[1] and stock[2]:
-                    colour = int(rnd() * 3) + 1
-                else:
-                    have = [c for c in COLOURS if stock[c - 1]]
-                    colour = have[int(rnd() * len(have))]
+                have = [c for c in COLOURS if stock[c - 1]]
+                i = int(rnd() * len(have) * n)
+                colour = have[i // n]
                 stock[colour - 1] -= 1
-                picks.append(colour)
-            first, second = picks
+                picks.append((colour, points[i % n]))
+            (first, _), (second, _) = picks
             if first == second:
                 continue
             winner = 0 if BEATS[first] == second else 1
-            colour = picks[winner]
-            points = playable_points(occupied)
-            point = points[int(rnd() * len(points))]
+            colour, point = picks[winner]
             occupied |= 1 << point
             mask = masks[colour] = masks[colour] | 1 << point
             if not TOUCHING_MASK[point] & mask & ~(1 << point):

@@ -20,7 +20,7 @@ from ..game import GameInfo, Outcome, State
 from ..geometry import ALL_MASK
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, PLAYER_COLOURS, PlacementGame, playable_points
+from .placement import PLACE_MOVES, PLAYER_COLOURS, PlacementGame, playable_points, uniform_choice
 
 
 def group_sizes(position: Position, colour: int, visible_only: bool = False,
@@ -165,7 +165,7 @@ The highest score wins. Players tied for the highest score share the win.
         """The generic loop's games (same choices from the same generator), on masks."""
         if state.result is not None:
             return state
-        choose = rng.choice
+        choose = uniform_choice(rng)
         masks = [0, state.position.white, state.position.black, state.position.red]
         occ, mover = state.position.occupied, state.to_move
         point = None

@@ -27,7 +27,8 @@ from ..geometry import ALL_MASK, BOARD_MASK, NUM_POINTS, SUPPORTED_MASK, points_
 from ..notation import REMOVE, Move
 from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, PLAYER_COLOURS, REMOVE_MOVES, playable_points
+from .placement import (PLACE_MOVES, PLAYER_COLOURS, REMOVE_MOVES, playable_points,
+                        uniform_choice)
 from .spao import group_sizes, scores_outcome
 
 #: The colours placed after removing a ball of each colour.
@@ -258,7 +259,7 @@ wins, and players tied for it share the win.
         """The generic loop's games (the same choices from the same generator), on masks."""
         if state.result is not None:
             return state
-        choose = rng.choice
+        choose = uniform_choice(rng)
         masks = [0, state.position.white, state.position.black, state.position.red]
         occ = state.position.occupied
         mover, pending, last = state.to_move, state.pending, state.last

@@ -235,7 +235,7 @@ point below.
             moves = jump_moves(white, black, red, player)
             if not moves:
                 break
-            last = move = rng.choice(moves)
+            last = move = moves[int(rng.random() * len(moves))]
             src, land = move.point, move.target
             over = (src + land) // 2
             bits = 1 << src | 1 << land | 1 << over

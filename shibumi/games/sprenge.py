@@ -24,7 +24,8 @@ from ..game import Game, GameInfo, Outcome, State
 from ..geometry import ALL_MASK, NUM_POINTS
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_points, sole_winner
+from .placement import (PLACE_MOVES, PLAYER_COLOURS, playable_points, sole_winner,
+                        uniform_choice)
 
 #: The colours each player places: those of the two others (White places black and red).
 OTHERS = tuple(tuple(c for c in PLAYER_COLOURS if c != own) for own in PLAYER_COLOURS)
@@ -215,7 +216,7 @@ still goes by turn order.)
         """The generic loop's games (same choices from the same generator), on masks."""
         if state.result is not None:
             return state
-        choose = rng.choice
+        choose = uniform_choice(rng)
         masks = [0, state.position.white, state.position.black, state.position.red]
         occ, move = state.position.occupied, state.last
         while occ != ALL_MASK:
