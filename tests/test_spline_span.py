@@ -94,3 +94,27 @@ def test_random_games_always_have_a_winner(name):
     for _ in range(2000):
         final = game.random_playout(game.initial_state(), rng)
         assert len(game.outcome(final).winners) == 1
+
+
+@given(st.integers(0, 10_000), st.integers(0, 29), st.booleans())
+def test_spline_winning_move_is_exactly_a_legal_move_that_wins(seed, balls, hidden):
+    """winning_move names a move that wins at once whenever one exists, and
+    None otherwise (None always when hidden balls do not count: not searched)."""
+    game = load("spline", count_hidden=hidden)
+    rng = random.Random(seed)
+    state = game.initial_state()
+    for _ in range(balls):
+        if game.is_terminal(state):
+            break
+        state = game.random_step(state, rng)
+    mover = game.current_player(state)
+    winners = [m for m in game.legal_moves(state)
+               if game.outcome(game.apply(state, m)) is not None
+               and game.outcome(game.apply(state, m)).winners == (mover,)]
+    found = game.winning_move(state)
+    if not hidden:
+        assert found is None
+    elif winners:
+        assert found in winners
+    else:
+        assert found is None

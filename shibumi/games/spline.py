@@ -111,6 +111,17 @@ without a winner (see the rules notes).
                 return self._final(masks, mover, p, Outcome((), "the pyramid is complete"))
             mover ^= 1
 
+    def winning_move(self, state: State):
+        """A placement that completes a line for the mover, if one is open."""
+        if state.result is not None or not self.params["count_hidden"]:
+            return None
+        position = state.position
+        mine = (position.white, position.black)[state.to_move]
+        win = _completions(mine, playable_mask(position.occupied))
+        if not win:
+            return None
+        return PLACE_MOVES[self.colour_of(state.to_move)][(win & -win).bit_length() - 1]
+
     def playout(self, state: State, rng: random.Random) -> State:
         """The search's playout: random moves, except that a player completes a
         line when one is open to them, else blocks the opponent's open line, and
