@@ -125,3 +125,38 @@ def test_activation_a_move_can_open_four_platforms():
     c3 = 5
     assert pos.activated_by(c3).bit_count() == 4
     assert pos.place(c3, WHITE).playable().bit_count() == 11
+
+
+def _stable_sets_by_levels():
+    """Stable sets of points counted level by level on the engine-free model: a
+    set of balls on each level, each resting on four balls of the level below."""
+    from itertools import combinations
+    from reference import ALL, below
+
+    def count(level, filled):
+        if level == 4:
+            return 1
+        resting = [pt for pt in ALL if pt[0] == level and all(b in filled for b in below(pt))]
+        return sum(count(level + 1, filled | set(chosen))
+                   for k in range(len(resting) + 1) for chosen in combinations(resting, k))
+    return count(0, set())
+
+
+def test_a_pyramid_has_141120_stable_occupancies():
+    """Every occupancy reachable by placements, counted through the engine's
+    playable_mask, and again on the engine-free model: the bound the playable
+    memos of shibumi.games.placement rely on."""
+    from shibumi.position import playable_mask
+    seen, frontier = {0}, [0]
+    while frontier:
+        grown = []
+        for occupied in frontier:
+            free = playable_mask(occupied)
+            while free:
+                bit = free & -free
+                free ^= bit
+                if occupied | bit not in seen:
+                    seen.add(occupied | bit)
+                    grown.append(occupied | bit)
+        frontier = grown
+    assert len(seen) == 141120 == _stable_sets_by_levels()
