@@ -18,9 +18,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
+from ..bits import points_in, raised
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, read_fields
-from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK
+from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, TOUCHING_MASK
 from ..position import BLACK, WHITE, Position, hidden_mask, playable_mask
 from ..registry import register
 from .placement import PLACE_MOVES, sole_winner
@@ -53,30 +54,6 @@ def may_connect(mine: int, first: int, second: int) -> bool:
         reached |= new
         frontier |= new
     return bool(reached & second)
-
-
-_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
-               for k in range(4))
-
-
-def points_in(mask: int) -> tuple[int, ...]:
-    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
-    low, mid, high, top = _BYTES
-    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
-
-
-#: For each point, the points resting on it with their platforms (mask).
-_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
-
-
-def raised(occupied: int, p: int) -> int:
-    """The points a ball put at ``p`` makes playable: those whose platform it completes."""
-    occupied |= 1 << p
-    out = 0
-    for q, platform in _ABOVE[p]:
-        if occupied & platform == platform:
-            out |= 1 << q
-    return out
 
 
 def pair_starts(occupied: int, playable: int) -> int:

@@ -16,10 +16,10 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
+from ..bits import points_in, raised
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import (LEVEL_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK,
-                        points_of, transform_mask)
+from ..geometry import LEVEL_MASK, TOUCHING_MASK, points_of, transform_mask
 from ..notation import parse_point, point_name, transform_move
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
@@ -36,31 +36,6 @@ def _touching(mask: int) -> int:
         low = mask & -mask
         out |= TOUCHING_MASK[low.bit_length() - 1]
         mask ^= low
-    return out
-
-
-_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
-               for k in range(4))
-
-
-def points_in(mask: int) -> tuple[int, ...]:
-    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
-    low, mid, high, top = _BYTES
-    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
-
-
-#: For each point, the points resting on it with their platforms (mask).
-_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
-
-
-def raised(occupied: int, p: int) -> int:
-    """The points a ball put at ``p`` makes playable: those whose platform it completes
-    (so ``playable & ~(1 << p) | raised(occupied, p)`` is the playable mask after it)."""
-    occupied |= 1 << p
-    out = 0
-    for q, platform in _ABOVE[p]:
-        if occupied & platform == platform:
-            out |= 1 << q
     return out
 
 

@@ -25,6 +25,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import BOARD_MASK, SUPPORT_MASK, points_of, transform_mask
@@ -100,24 +101,6 @@ def free_balls(occupied: int) -> int:
         above ^= low
         carrying |= SUPPORT_MASK[low.bit_length() - 1]
     return occupied & ~carrying
-
-
-#: _SELECT[b][k]: the place of the k-th set bit of a byte; _COUNT[b] its bits.
-_SELECT = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
-_COUNT = tuple(len(s) for s in _SELECT)
-
-
-def nth_point(mask: int, k: int) -> int:
-    """The k-th point (from 0, lowest first) of a mask: ``points_of(mask)[k]``."""
-    shift = 0
-    while True:
-        low = mask & 0xFF
-        c = _COUNT[low]
-        if k < c:
-            return shift + _SELECT[low][k]
-        k -= c
-        mask >>= 8
-        shift += 8
 
 
 def _masks(position: Position) -> tuple[int, int, int]:

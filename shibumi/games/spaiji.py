@@ -5,15 +5,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import group_mask, hidden_of, nth_point, raised
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import NUM_POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK, points_of
+from ..geometry import NUM_POINTS, TOUCHING_MASK, points_of
 from ..position import BLACK, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_bits, sole_winner
-from .sploof import hidden_of
-from .spight import group_mask
-from .spline_plus import nth_point
 
 FULL = (1 << NUM_POINTS) - 1
 OTHER = {WHITE: BLACK, BLACK: WHITE}
@@ -25,20 +23,6 @@ def partners(occupied: int, p: int) -> int:
     the platform below it, or on a platform it has just completed).
     """
     return playable_bits(occupied | 1 << p) & TOUCHING_MASK[p]
-
-
-#: For each point, the points resting on it with their platforms.
-_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
-
-
-def raised(occupied: int, p: int) -> int:
-    """The points a ball put at ``p`` makes playable: those whose platform it completes."""
-    occupied |= 1 << p
-    out = 0
-    for q, platform in _ABOVE[p]:
-        if occupied & platform == platform:
-            out |= 1 << q
-    return out
 
 
 def openings(occupied: int) -> int:

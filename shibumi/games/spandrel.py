@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (ALL_MASK, CONTACTS, POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK,
@@ -120,13 +121,6 @@ def spots(occupied: int, placed: tuple[int, ...]) -> int:
     if len(placed) == 1:
         return second_spots(occupied, placed[0])
     return third_spots(occupied, placed[0], placed[1])
-
-
-def nth_point(mask: int, i: int) -> int:
-    """The i-th point (from 0, in increasing order) of a mask."""
-    for _ in range(i):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 #: Contacts of each point as (neighbour bit, overpass mask); with no overpass

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, LEVEL_MASK, NUM_POINTS, POINTS,
@@ -248,13 +249,6 @@ def _enables(y: int) -> int:
 
 #: _ENABLES[y]: where a ball put at y may let a ball of another colour fit.
 _ENABLES = tuple(_enables(y) for y in POINTS)
-
-
-def nth_point(mask: int, i: int) -> int:
-    """The i-th point (from 0, in order) of a mask."""
-    for _ in range(i):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 def contact_pairs(occupied: int, visible: bool = True) -> tuple[int, ...]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (ALL_MASK, BOARD_MASK, COORDS, SUPPORT_MASK, SUPPORTED_MASK,
@@ -129,13 +130,6 @@ def openings(masks: list[int], colour: int) -> int:
         if (once_after & _BOARD_MASK | upper ^ gap) & ~twice_after & after:
             found |= low
     return found
-
-
-def nth_point(mask: int, i: int) -> int:
-    """The i-th point (from 0, in increasing order) of a mask."""
-    for _ in range(i):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 def near_black(position: Position, colour: int) -> int:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..bits import nth_point
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (ALL_MASK, BOARD_MASK, COORDS, NUM_POINTS, SUPPORT_MASK, SUPPORTED,
@@ -345,13 +346,6 @@ Variant `speq(visible=True)`: only the balls seen from above are counted.
                 raise NotationError(f"Speq position: the ball on {point_name(p)} tops no "
                                     "face of three colours, so it could not have been placed")
         return self.settle(State(position, to_move))
-
-
-def nth_point(mask: int, i: int) -> int:
-    """The i-th point (from 0, in increasing order) of a mask."""
-    for _ in range(i):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 __all__ = ["FACES", "Speq", "allowed_colours", "most_wins", "tricolour_faces"]

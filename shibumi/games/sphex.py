@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import flood, nth_point
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import APEX, NUM_POINTS, SIDE_MASK, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK
@@ -45,14 +46,7 @@ def spans(group: int) -> bool:
 def group_at(mine: int, start: int) -> int:
     """The balls of ``mine`` joined to those of ``start`` by contacts, seen or
     hidden (``group_of`` with ``visible_only=False``)."""
-    group = frontier = start
-    while frontier:
-        low = frontier & -frontier
-        frontier ^= low
-        new = TOUCHING_MASK[low.bit_length() - 1] & mine & ~group
-        group |= new
-        frontier |= new
-    return group
+    return flood(start, mine, TOUCHING_MASK)
 
 
 def has_chain(mine: int) -> bool:
@@ -124,13 +118,6 @@ def unlift(position: Position, source: int) -> Position:
         masks[old] &= ~(1 << p)
         masks[new] |= 1 << p
     return Position.from_masks(masks[1], masks[2], masks[3])
-
-
-def nth_point(mask: int, i: int) -> int:
-    """The i-th point (from 0, in increasing order) of a mask."""
-    for _ in range(i):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import PROJECTION, SUPPORTED_MASK, TOUCHING_MASK, points_of
@@ -168,25 +169,6 @@ def landed(after: tuple, player: int, target: int) -> tuple[int, int, int]:
     new[player] |= 1 << target
     return new[0], new[1], new[2]
 
-
-#: _SELECT[b][k]: the place of the k-th set bit of a byte.
-_SELECT = tuple(tuple(i for i in range(8) if b >> i & 1) for b in range(256))
-
-
-def nth_point(mask: int, k: int) -> int:
-    """The k-th point (from 0, lowest first) of a mask: ``points_of(mask)[k]``."""
-    shift = 0
-    while True:
-        low = mask & 0xFF
-        c = _COUNT[low]
-        if k < c:
-            return shift + _SELECT[low][k]
-        k -= c
-        mask >>= 8
-        shift += 8
-
-
-_COUNT = tuple(len(s) for s in _SELECT)
 
 
 def touching_flag(masks: tuple[int, int, int], player: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import group_mask, hidden_of, nth_point, playable_cached, remove_ball, unpinned
 from ..errors import NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import APEX, NUM_POINTS, points_of
@@ -14,9 +15,6 @@ from ..registry import register
 from ..game import read_fields, write_fields
 from ..position import INTERIOR_REDS
 from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points, sole_winner
-from .sploof import hidden_of, remove_ball, unpinned
-from .spight import group_mask
-from .spline_plus import playable_cached, nth_point
 
 PLAYER_COLOURS = (WHITE, BLACK)
 FULL = (1 << NUM_POINTS) - 1
@@ -223,7 +221,7 @@ size matches the game is drawn.
                 move = PASS_MOVE
             else:
                 p = nth_point(movable, k - n)
-                masks[:] = remove_ball(p, *masks)
+                remove_ball(masks, occ, p)
                 move = REMOVE_MOVES[p]
                 may_remove = False
                 continue

@@ -5,16 +5,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import lift_ball, nth_point, playable_cached, position_of, united
 from ..errors import UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import CONTACTS, COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points_of
+from ..geometry import COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points_of
 from ..notation import PASS_MOVE, Move
 from ..position import BLACK, CHECKERBOARD, WHITE, Position
 from ..registry import register
 from ..game import read_fields, write_fields
 from .placement import sole_winner
-from .sploof import hidden_of
-from .spline_plus import lift_ball, nth_point, playable_cached, position_of
 
 PLAYER_COLOURS = (WHITE, BLACK)
 
@@ -88,54 +87,6 @@ def knight_options(mine: int, theirs: int) -> list[tuple[int, int]]:
             found.append((p, targets))
     return found
 
-
-#: For each point, the mask of its contacts without an overpass, and the
-#: (neighbour, overpass) pairs of the others; and all its contacts as a mask.
-_PLAIN = tuple(sum(1 << (b if a == p else a) for a, b, over in CONTACTS
-                   if p in (a, b) and not over) for p in POINTS)
-_OVERS = tuple(tuple((b if a == p else a, over) for a, b, over in CONTACTS
-                     if p in (a, b) and over) for p in POINTS)
-_CONTACT_MASK = tuple(sum(1 << (b if a == p else a) for a, b, _ in CONTACTS if p in (a, b))
-                      for p in POINTS)
-
-
-def group_mask(p: int, colour: int, occupied: int, visible: bool = True,
-               hidden: int | None = None) -> int:
-    """:func:`shibumi.position.group_of` on precomputed contact masks.
-
-    Seen from above (``visible``) a hidden ball joins nothing and a contact
-    under two touching balls of the level above is cut.  ``hidden`` may pass
-    the hidden mask in when the caller has it.
-    """
-    if not visible:
-        hidden = 0
-    elif hidden is None:
-        hidden = hidden_of(occupied)
-    group = frontier = 1 << p
-    if hidden & group:
-        return group
-    while frontier:
-        low = frontier & -frontier
-        frontier ^= low
-        q = low.bit_length() - 1
-        if visible:
-            near = _PLAIN[q]
-            for r, over in _OVERS[q]:
-                if occupied & over != over:
-                    near |= 1 << r
-            near &= ~hidden
-        else:
-            near = _CONTACT_MASK[q]
-        new = near & colour & ~group
-        group |= new
-        frontier |= new
-    return group
-
-
-def united(mine: int, occupied: int, visible: bool) -> bool:
-    """Whether the balls of ``mine`` (at least one) form a single group."""
-    return bool(mine) and group_mask((mine & -mine).bit_length() - 1, mine, occupied,
-                                     visible) == mine
 
 #: The board full in a checkerboard, white on a1, nothing above.
 START = CHECKERBOARD

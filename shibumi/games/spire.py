@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..bits import nth_point, playable_cached
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import APEX, NUM_POINTS, SUPPORT_MASK
@@ -12,7 +13,6 @@ from ..notation import PASS, PASS_MOVE, PLACE, Move, point_name
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points, sole_winner
-from .spline_plus import playable_cached, nth_point
 
 #: The 14 small pyramids of five points: an upper point and the square it rests on.
 #: Every 2x2 square of any level is the base of exactly one of them.

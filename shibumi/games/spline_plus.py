@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..bits import lift_ball, nth_point, playable_cached, position_of
 from ..errors import NotationError, UnknownGameError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State, replace
 from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS, SUPPORTED_MASK, points_of
@@ -43,75 +44,9 @@ def longest_lines(mine: int) -> int:
     return out
 
 
-def playable_of(occupied: int) -> int:
-    """``playable_mask`` on shifted masks (no loop over the points).
-
-    Board point (x, y) is bit x + 4y, level-1 point (x, y) bit 16 + x + 3y,
-    level 2 bit 25 + x + 2y, the apex bit 29: a raised point is supported
-    when the four points under it, one step apart in x and in y, are full.
-    """
-    b = occupied & 0xFFFF
-    q = b & b >> 1 & b >> 4 & b >> 5
-    up = (q & 7 | (q >> 1) & 0x38 | (q >> 2) & 0x1C0) << 16
-    m = occupied >> 16 & 0x1FF
-    q = m & m >> 1 & m >> 3 & m >> 4
-    up |= (q & 3 | (q >> 1) & 0xC) << 25
-    if occupied >> 25 & 0xF == 0xF:
-        up |= 1 << 29
-    return (~occupied & 0xFFFF) | up & ~occupied
-
-
-_PLAYABLE: dict[int, int] = {}
-
-
-def playable_cached(occupied: int) -> int:
-    """playable_of, memoised (the openings' occupancies come back often)."""
-    mask = _PLAYABLE.get(occupied)
-    if mask is None:
-        if len(_PLAYABLE) > 200_000:        # bounded memory
-            _PLAYABLE.clear()
-        mask = _PLAYABLE[occupied] = playable_of(occupied)
-    return mask
-
-
-def nth_point(mask: int, k: int) -> int:
-    """The k-th point (from 0, in point order) of a mask."""
-    for _ in range(k):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
-
-
 #: RELOCATE_MOVES[source][target], interned once (None where source == target).
 RELOCATE_MOVES = tuple(tuple(Move.relocate(s, t) if s != t else None for t in range(NUM_POINTS))
                        for s in range(NUM_POINTS))
-
-
-def position_of(white: int, black: int) -> Position:
-    """A Position from masks the rules produced (skips from_masks' checks)."""
-    pos = Position.__new__(Position)
-    pos._set(white, black, 0)
-    return pos
-
-
-def lift_ball(source: int, mine: int, theirs: int, occ: int):
-    """Lift the ball at ``source`` (not pinned): the column above drops.
-
-    Returns ``(own, other, fell)``: both colours' masks without the lifted
-    ball, and the points resting on a ball that fell (a landing there is
-    barred).  The same steps as :meth:`Position.remove`, on masks.
-    """
-    own, other, gap, fell = mine & ~(1 << source), theirs, source, 0
-    above = SUPPORTED_MASK[source] & occ
-    while above:
-        q = above.bit_length() - 1
-        if own >> q & 1:
-            own = own & ~(1 << q) | 1 << gap
-        else:
-            other = other & ~(1 << q) | 1 << gap
-        fell |= SUPPORTED_MASK[gap]
-        gap = q
-        above = SUPPORTED_MASK[gap] & (own | other)
-    return own, other, fell
 
 
 def _relocation_options(mine: int, theirs: int, playable: int) -> list:
@@ -120,7 +55,7 @@ def _relocation_options(mine: int, theirs: int, playable: int) -> list:
 
     ``playable`` is the playable mask of the position.  A free ball (nothing
     on it) leaves the playable points as they were, less those it supported;
-    a ball carrying one ball lets the column drop (see :func:`lift_ball`); a ball
+    a ball carrying one ball lets the column drop (see :func:`~shibumi.bits.lift_ball`); a ball
     carrying more is pinned.  No target rebuilds the position: a free ball may
     not go back where it was, and after a drop the vacated top rests on a
     ball that fell.

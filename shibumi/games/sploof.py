@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bits import hidden_of, nth_point, playable_cached, remove_ball, unpinned
 from ..errors import NotationError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import (CONTACTS, COVER, INTERIOR, NUM_POINTS, SIDE_MASK, SUPPORTED_MASK,
-                        points_of, touching_runs)
+from ..geometry import CONTACTS, NUM_POINTS, SIDE_MASK, points_of, touching_runs
 from ..notation import Move
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points, sole_winner
-from .spline_plus import playable_cached, nth_point
 
 _OVERPASS = {(a, b): over for a, b, over in CONTACTS}
 
@@ -75,18 +74,6 @@ class VisibleRuns:
         return self._seen(self.through[point], mine, occupied, overpass_cuts)
 
 
-def hidden_of(occupied: int) -> int:
-    """``hidden_mask``: interior balls with a ball two levels above them."""
-    hidden = 0
-    for p, cover in _COVERS:
-        if occupied >> cover & 1 and occupied >> p & 1:
-            hidden |= 1 << p
-    return hidden
-
-
-_COVERS = tuple((p, COVER[p]) for p in INTERIOR)
-
-
 def _run_seen(runs, mine: int, occupied: int, cuts: bool) -> bool:
     """:meth:`VisibleRuns.seen` over ``runs``, without the generator (the playout's test)."""
     hidden = -1
@@ -105,38 +92,6 @@ def _run_seen(runs, mine: int, occupied: int, cuts: bool) -> bool:
             else:
                 return True
     return False
-
-
-def unpinned(mask: int, occupied: int) -> int:
-    """The balls of ``mask`` with at most one ball resting on them."""
-    out = mask
-    m = mask
-    while m:
-        low = m & -m
-        m ^= low
-        above = SUPPORTED_MASK[low.bit_length() - 1] & occupied
-        if above & (above - 1):
-            out ^= low
-    return out
-
-
-def remove_ball(p: int, white: int, black: int, red: int) -> tuple[int, int, int]:
-    """:meth:`Position.remove` on masks: the ball at ``p`` goes, the column above drops."""
-    masks = [white, black, red]
-    occupied = white | black | red
-    gap = p
-    for c in range(3):
-        if masks[c] >> p & 1:
-            masks[c] ^= 1 << p
-    above = SUPPORTED_MASK[p] & occupied
-    while above:
-        q = above.bit_length() - 1
-        for c in range(3):
-            if masks[c] >> q & 1:
-                masks[c] ^= 1 << q | 1 << gap
-        gap = q
-        above = SUPPORTED_MASK[gap] & occupied
-    return masks[0], masks[1], masks[2]
 
 
 RUNS4 = VisibleRuns(4)
@@ -313,7 +268,9 @@ nowhere to place it) and no red ball can be taken.
                 move = PLACE_MOVES[PLAYER_COLOURS[mover]][p]
             else:
                 p = nth_point(reds, k - n_places)
-                white, black, red = remove_ball(p, white, black, red)
+                masks = [white, black, red]
+                remove_ball(masks, occ, p)
+                white, black, red = masks
                 occ = white | black | red
                 bag[2] += 1
                 take = min(2, bag[mover])

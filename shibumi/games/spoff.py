@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 from ..errors import NotationError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, NUM_POINTS, SUPPORTED_MASK,
-                        TOUCHING_MASK, points_of)
+from ..bits import (LINKS_MEMO, flood, follow_column, links_and_pinned, points_in,
+                    remove_ball)
+from ..geometry import ALL_MASK, NUM_POINTS, points_of
 from ..notation import Move, point_name
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
@@ -44,99 +45,9 @@ DEALS = {c: Move.choose(c) for c in COLOURS}
 
 # -- the rules' core on raw masks ----------------------------------------------------
 #
-# Which contacts join balls, and which balls are pinned, depend only on the
-# balls above the board (hidden balls lie under level 2 or the apex; the
-# overpasses that cut contacts lie on levels 1 and 2; a pinned ball holds up
-# two balls of the level above).  So both are tabled once per occupancy of
-# levels 1 to 3 (``occupied >> 16``), and a group is a flood fill over the
-# table's neighbour masks.
-
-_UPPER = 16                      # the first point above the board
-def _thirds() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The points of every 10-bit mask, shifted to each third of the 30 points."""
-    tables = []
-    for shift in (0, 10, 20):
-        table = [()] * 1024
-        for m in range(1, 1024):
-            low = m & -m
-            table[m] = (shift + low.bit_length() - 1,) + table[m ^ low]
-        tables.append(tuple(table))
-    return tuple(tables)
-
-
-_THIRDS = _thirds()
-
-
-def _points(mask: int) -> tuple[int, ...]:
-    """The points of a mask in increasing order, by table (the playout's hot path)."""
-    return _THIRDS[0][mask & 1023] + _THIRDS[1][mask >> 10 & 1023] + _THIRDS[2][mask >> 20]
-
-
-#: The contacts that two balls passing over them can cut: (a, b, overpass mask).
-_CUTTABLE = tuple((a, b, over) for a, b, over in CONTACTS if over)
-
-
-def _links(upper: int, visible: bool) -> tuple[int, ...]:
-    """Per point, the points its ball is joined to when those points hold balls.
-
-    ``upper`` is the occupancy above the board (``occupied >> 16``).  Seen from
-    above, a hidden ball joins nothing, and a contact crossed by two balls
-    passing over it joins nothing; physically every contact joins.
-    """
-    if not visible:
-        return TOUCHING_MASK
-    occupied = upper << _UPPER
-    links = list(TOUCHING_MASK)
-    for a, b, over in _CUTTABLE:
-        if occupied & over == over:
-            links[a] &= ~(1 << b)
-            links[b] &= ~(1 << a)
-    hidden = 0
-    for p in INTERIOR:
-        if occupied >> COVER[p] & 1:
-            hidden |= 1 << p
-            links[p] = 0
-    if hidden:
-        links = [m & ~hidden for m in links]
-    return tuple(links)
-
-
-def _pinned(upper: int) -> int:
-    """The points whose ball, if any, holds up two or more balls of ``upper``."""
-    occupied = upper << _UPPER
-    mask = 0
-    for p in range(NUM_POINTS):
-        above = occupied & SUPPORTED_MASK[p]
-        if above & (above - 1):
-            mask |= 1 << p
-    return mask
-
-
-#: Per ``visible`` flag: (links per point, pinned mask) by occupancy above the board.
-_TABLES: dict[bool, dict[int, tuple[tuple[int, ...], int]]] = {True: {}, False: {}}
-
-
-def tables(occupied: int, visible: bool = True) -> tuple[tuple[int, ...], int]:
-    """(links per point, pinned mask) for an occupancy: see :func:`_links`, memoised
-    on the balls above the board (a few thousand occupancies at most)."""
-    upper = occupied >> _UPPER
-    found = _TABLES[visible].get(upper)
-    if found is None:
-        found = _TABLES[visible][upper] = (_links(upper, visible), _pinned(upper))
-    return found
-
-
-def flood(seed: int, mine: int, links: tuple[int, ...]) -> int:
-    """The group of the balls ``seed`` within ``mine``, joined through ``links``."""
-    group = todo = seed
-    while todo:
-        low = todo & -todo
-        todo ^= low
-        new = links[low.bit_length() - 1] & mine & ~group
-        group |= new
-        todo |= new
-    return group
-
+# Which contacts join balls, and which balls are pinned, come from
+# :func:`shibumi.bits.links_and_pinned` (tabled once per occupancy of levels 1
+# to 3), and a group is a flood fill over the table's neighbour masks.
 
 def turn_options(colours, occupied: int, links, pinned: int) -> tuple[int, list[int]]:
     """The balls that can start a turn, from colour masks: movable, and with a
@@ -165,43 +76,13 @@ def starts(colours, occupied: int, links, pinned: int) -> int:
     return turn_options(colours, occupied, links, pinned)[0]
 
 
-def lift(masks: list[int], occupied: int, p: int) -> tuple[int, int]:
-    """Take the ball at ``p`` out of ``masks`` (one mask per colour, changed in
-    place); the column above drops one place.  Returns the new occupancy and
-    the column (the points whose balls dropped, each into the one below it)."""
-    bit = 1 << p
-    masks[0 if masks[0] & bit else 1 if masks[1] & bit else 2] ^= bit
-    gap, column = p, 0
-    above = SUPPORTED_MASK[p] & occupied
-    while above:
-        # A movable ball holds up at most one ball, and so does each ball of
-        # its column: the drops form a single column.
-        q = above.bit_length() - 1
-        high = 1 << q
-        masks[0 if masks[0] & high else 1 if masks[1] & high else 2] ^= high | 1 << gap
-        column |= high
-        gap = q
-        above = SUPPORTED_MASK[q] & occupied
-    return occupied & ~(1 << gap), column
-
-
-def follow_column(mask: int, p: int, column: int) -> int:
-    """Where the balls of ``mask`` stand after lifting ``p`` dropped ``column``."""
-    gap, moved = p, mask & ~column
-    for q in _points(column):
-        if mask >> q & 1:
-            moved |= 1 << gap
-        gap = q
-    return moved
-
-
 def movable_mask(occupied: int) -> int:
     """Balls that can be lifted out: those with at most one ball resting on them.
 
     (A ball under two or more is pinned.  A hidden ball is always pinned, as the
     ball two levels above it stands on four balls that all rest on it.)
     """
-    return occupied & ~tables(occupied)[1]
+    return occupied & ~links_and_pinned(occupied)[1]
 
 
 def _colours(position: Position) -> tuple[int, int, int]:
@@ -213,7 +94,7 @@ def partners(position: Position, p: int, visible: bool = True) -> int:
     the same colour, and outside the group of ``p`` (visible contacts only,
     unless ``visible`` is False)."""
     occupied = position.occupied
-    links, pinned = tables(occupied, visible)
+    links, pinned = links_and_pinned(occupied, visible)
     mine = next((m for m in _colours(position) if m >> p & 1), 0)
     return occupied & ~pinned & mine & ~flood(1 << p, mine, links)
 
@@ -221,7 +102,7 @@ def partners(position: Position, p: int, visible: bool = True) -> int:
 def first_removals(position: Position, visible: bool = True) -> int:
     """Mask of the balls that can start a turn: movable and with a partner."""
     occupied = position.occupied
-    links, pinned = tables(occupied, visible)
+    links, pinned = links_and_pinned(occupied, visible)
     return starts(_colours(position), occupied, links, pinned)
 
 
@@ -333,7 +214,7 @@ def _deal(masks: list[int], occupied: int, rnd, visible: bool) -> tuple[int, Mov
                     break          # else the last colour, as sample_chance falls back
             masks[c] |= 1 << n
             index -= step[c]
-        if starts(masks, ALL_MASK, *tables(ALL_MASK, visible)):
+        if starts(masks, ALL_MASK, *links_and_pinned(ALL_MASK, visible)):
             return ALL_MASK, DEALS[COLOURS[c]]
         masks[:] = [0, 0, 0]
         occupied = 0
@@ -495,13 +376,13 @@ the second naming the ball where it stands after the first removal.
             mask = first_removals(state.position, self.visible)
         else:
             mask = self.second_removals(state)
-        return [REMOVE_MOVES[p] for p in _points(mask)]
+        return [REMOVE_MOVES[p] for p in points_in(mask)]
 
     def second_removals(self, state) -> int:
         """Where the partners of the first ball of the turn now stand."""
         start, p = state.start, state.removed
         masks = list(_colours(start))
-        _, column = lift(masks, start.occupied, p)
+        column = remove_ball(masks, start.occupied, p)[1]
         return follow_column(partners(start, p, self.visible), p, column)
 
     def apply(self, state, move):
@@ -513,7 +394,7 @@ the second naming the ball where it stands after the first removal.
                 return SpoffState(Position.empty(), 0, None, move)     # deal again
             return SpoffState(position, 0, None, move, False)
         masks = list(_colours(state.position))
-        lift(masks, state.position.occupied, move.point)
+        remove_ball(masks, state.position.occupied, move.point)
         lifted = Position.from_masks(*masks)
         if state.removed < 0:
             return SpoffState(lifted, 0, None, move, False, move.point, state.position)
@@ -538,30 +419,30 @@ the second naming the ball where it stands after the first removal.
         if state.dealing:
             occupied, last = _deal(masks, occupied, rnd, visible)
         elif state.removed >= 0:
-            second = _points(self.second_removals(state))
+            second = points_in(self.second_removals(state))
             q = second[int(rnd() * len(second))]
-            occupied, _ = lift(masks, occupied, q)
+            occupied = remove_ball(masks, occupied, q)[0]
             last = REMOVE_MOVES[q]
-        known = _TABLES[visible]
+        known = LINKS_MEMO[visible]
         while True:
-            upper = occupied >> _UPPER
-            links, pinned = known.get(upper) or tables(occupied, visible)
+            upper = occupied >> 16                  # the balls above the board
+            links, pinned = known.get(upper) or links_and_pinned(occupied, visible)
             first, groups = turn_options(masks, occupied, links, pinned)
             if not first:
                 position = Position.from_masks(*masks)
                 return SpoffState(position, 0, _outcome(position), last, False)
-            choice = _points(first)
+            choice = points_in(first)
             p = choice[int(rnd() * len(choice))]
             bit = 1 << p
             c = 0 if masks[0] & bit else 1 if masks[1] & bit else 2
             group = groups[c] if groups[c] & bit else flood(bit, masks[c], links)
             partner = occupied & ~pinned & masks[c] & ~group
-            occupied, column = lift(masks, occupied, p)
+            occupied, column = remove_ball(masks, occupied, p)
             if column:
                 partner = follow_column(partner, p, column)
-            choice = _points(partner)
+            choice = points_in(partner)
             q = choice[int(rnd() * len(choice))]
-            occupied, _ = lift(masks, occupied, q)
+            occupied = remove_ball(masks, occupied, q)[0]
             last = REMOVE_MOVES[q]
 
     def transform_state(self, state, perm):

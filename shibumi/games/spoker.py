@@ -25,10 +25,11 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from ..bits import points_in, raised
 from ..errors import NotationError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State
 from ..geometry import (BOARD_MASK, CONTACTS, FLAT_NEIGHBOURS, LEVEL, NUM_POINTS, SUPPORT_MASK,
-                        SUPPORTED, SUPPORTED_MASK, points_of, segments, sloped_runs)
+                        SUPPORTED_MASK, points_of, segments, sloped_runs)
 from ..notation import CHOOSE, Move
 from ..position import (BLACK, COLOUR_LETTERS, COLOUR_NAMES, EMPTY, RED, WHITE, Position,
                         hidden_mask, playable_mask)
@@ -201,31 +202,6 @@ def draw_colour(white: int, black: int, red: int, x: float) -> int:
             return RED
         colour = RED
     return colour                         # rounding left x above the sum: the last one
-
-
-_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
-               for k in range(4))
-
-
-def points_in(mask: int) -> tuple[int, ...]:
-    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
-    low, mid, high, top = _BYTES
-    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
-
-
-#: For each point, the points resting on it with their platforms (mask).
-_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
-
-
-def raised(occupied: int, p: int) -> int:
-    """The points a ball put at ``p`` makes playable: those whose platform it completes
-    (so ``playable & ~(1 << p) | raised(occupied, p)`` is the playable mask after it)."""
-    occupied |= 1 << p
-    out = 0
-    for q, platform in _ABOVE[p]:
-        if occupied & platform == platform:
-            out |= 1 << q
-    return out
 
 
 def bag_left(position: Position, drawn: int = EMPTY) -> tuple[int, int, int]:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import random
 
+from ..bits import points_in, raised
 from ..errors import NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import ALL_MASK, LEVEL, NUM_POINTS, SUPPORT_MASK, SUPPORTED
+from ..geometry import ALL_MASK, LEVEL, NUM_POINTS, SUPPORT_MASK
 from ..mechanics import STEP, enter
 from ..notation import ENTER, Move
 from ..position import BLACK, WHITE, Position, hidden_mask, linked, playable_mask
@@ -142,31 +143,6 @@ def entered(masks: list, toggles: tuple[int, ...], point: int, colour: int) -> N
                 masks[c] ^= toggle
                 break
     masks[colour] |= 1 << point
-
-
-_BYTES = tuple(tuple(tuple(8 * k + i for i in range(8) if b >> i & 1) for b in range(256))
-               for k in range(4))
-
-
-def points_in(mask: int) -> tuple[int, ...]:
-    """The points of a mask in increasing order (``points_of``, a byte at a time)."""
-    low, mid, high, top = _BYTES
-    return low[mask & 255] + mid[mask >> 8 & 255] + high[mask >> 16 & 255] + top[mask >> 24]
-
-
-#: For each point, the points resting on it with their platforms (mask).
-_ABOVE = tuple(tuple((q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
-
-
-def raised(occupied: int, p: int) -> int:
-    """The points a ball put at ``p`` makes playable: those whose platform it completes
-    (so ``playable & ~(1 << p) | raised(occupied, p)`` is the playable mask after it)."""
-    occupied |= 1 << p
-    out = 0
-    for q, platform in _ABOVE[p]:
-        if occupied & platform == platform:
-            out |= 1 << q
-    return out
 
 
 def largest_groups(position: Position, visible_only: bool = True) -> tuple[int, int]:

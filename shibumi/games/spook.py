@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import unpinned
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (APEX, BOARD_MASK, FLAT_NEIGHBOURS, NUM_POINTS,
@@ -57,15 +58,6 @@ def free_balls(occupied: int, mask: int) -> int:
     out = 0
     for p in points_of(mask & occupied):
         if not SUPPORTED_MASK[p] & occupied:
-            out |= 1 << p
-    return out
-
-
-def unpinned(occupied: int, mask: int) -> int:
-    """The balls of ``mask`` resting under at most one ball (those that may be removed)."""
-    out = 0
-    for p in points_of(mask & occupied):
-        if (SUPPORTED_MASK[p] & occupied).bit_count() <= 1:
             out |= 1 << p
     return out
 
@@ -238,7 +230,7 @@ player wins, whoever made the last removal.
             return [REMOVE_MOVES[p] for p in points_of(taken)]
         if is_isolated(position):
             return [GHOST_MOVES[g][t] for t in points_of(ghost_targets(position))]
-        theirs = unpinned(position.occupied, position.mask(PLAYER_COLOURS[1 - state.to_move]))
+        theirs = unpinned(position.mask(PLAYER_COLOURS[1 - state.to_move]), position.occupied)
         return [REMOVE_MOVES[p] for p in points_of(theirs)] or [PASS_MOVE]
 
     def apply(self, state, move: Move):

@@ -26,6 +26,7 @@ import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..bits import follow_column, nth_point, remove_ball
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (ALL_MASK, CONTACTS, SUPPORTED_MASK, point_at, points_of, sloped_runs,
@@ -177,23 +178,6 @@ def lift(occupied: int, balls: int, p: int) -> tuple[int, int]:
     return occupied & ~(1 << gap), balls
 
 
-def take(masks: list[int], occupied: int, p: int, balls: int = 0) -> tuple[int, int]:
-    """Take the ball at p out of colour masks (changed in place); its column drops.
-    Returns the new occupancy and ``balls`` followed as they drop (see :func:`lift`)."""
-    bit = 1 << p
-    masks[0 if masks[0] & bit else 1 if masks[1] & bit else 2] ^= bit
-    balls &= ~bit
-    gap, above = p, SUPPORTED_MASK[p] & occupied
-    while above:
-        q = above.bit_length() - 1
-        high = 1 << q
-        masks[0 if masks[0] & high else 1 if masks[1] & high else 2] ^= high | 1 << gap
-        if balls & high:
-            balls ^= high | 1 << gap
-        gap, above = q, SUPPORTED_MASK[q] & occupied
-    return occupied & ~(1 << gap), balls
-
-
 def _pinned_among(occupied: int, balls: int) -> bool:
     """Whether a ball of ``balls`` has two or more balls resting on it."""
     while balls:
@@ -240,13 +224,6 @@ def best_removals(occupied: int, balls: int) -> int:
         if not above & (above - 1) and 1 + most_removable(*lift(occupied, balls, p)) == goal:
             out |= 1 << p
     return out if goal else 0
-
-
-def _nth_point(mask: int, k: int) -> int:
-    """The point of the k-th lowest bit of a mask (k from 0)."""
-    for _ in range(k):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
 
 
 def _lines_to_clear(mine: int, occupied: int) -> tuple[tuple[int, int], ...]:
@@ -421,7 +398,7 @@ draw.
             occupied = pos.occupied
             lines = _after_removal(occupied, state.lines, move.point,
                                    [best_removals(occupied, balls) for _, balls in state.lines])
-            take(masks, occupied, move.point)
+            remove_ball(masks, occupied, move.point)
             return SpredState(Position.from_masks(*masks), mover, None, move, ply, state.reds,
                               lines)
         position = pos.place(move.point, move.colour)
@@ -492,7 +469,10 @@ draw.
                     for _ in range(k):
                         removals &= removals - 1
                     p = (removals & -removals).bit_length() - 1
-                    occupied, balls = take(masks, occupied, p, balls)
+                    occupied, column = remove_ball(masks, occupied, p)
+                    balls &= ~(1 << p)
+                    if column:
+                        balls = follow_column(balls, p, column)
                     lines = ((points, balls),)
                     last = REMOVE_MOVES[p]
                     continue
@@ -503,12 +483,12 @@ draw.
                 removals, spots, bests = _clearing_options(occupied, lines)
                 k = int(rnd() * (removals.bit_count() + spots.bit_count()))
                 if k < removals.bit_count():            # a ball of a line goes
-                    p = _nth_point(removals, k)
+                    p = nth_point(removals, k)
                     lines = _after_removal(occupied, lines, p, bests)
-                    occupied = take(masks, occupied, p)[0]
+                    occupied = remove_ball(masks, occupied, p)[0]
                     last = REMOVE_MOVES[p]
                     continue
-            p = _nth_point(spots, k - removals.bit_count())     # the red ball ends the turn
+            p = nth_point(spots, k - removals.bit_count())     # the red ball ends the turn
             masks[2] |= 1 << p
             occupied |= 1 << p
             last, lines = PLACE_MOVES[RED][p], ()

@@ -26,6 +26,7 @@ import dataclasses
 import itertools
 from dataclasses import dataclass
 
+from ..bits import flood, links_and_pinned
 from ..errors import IllegalMoveError, NotationError, UnknownGameError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (ALL_MASK, BOARD_MASK, EXTERIOR_MASK, LEVEL, LEVEL_MASK, NUM_POINTS,
@@ -37,7 +38,6 @@ from ..position import (BLACK, COLOUR_LETTERS, COLOUR_NAMES, EMPTY, RED, WHITE, 
 from ..registry import register
 from .placement import PLACE_MOVES
 from .splush import ENTRY_SIDES
-from .spoff import flood, tables
 
 COLOURS = (WHITE, BLACK, RED)
 #: Balls of each colour in the bag at the start.
@@ -86,12 +86,12 @@ def building(occupied: int) -> int:
 def touches_own(position: Position, p: int) -> bool:
     """Whether the ball at p is in visible contact with a ball of its colour."""
     mine = next((m for m in (position.white, position.black, position.red) if m >> p & 1), 0)
-    return bool(tables(position.occupied)[0][p] & mine)
+    return bool(links_and_pinned(position.occupied)[0][p] & mine)
 
 
 def visible_groups(mine: int, occupied: int) -> list[int]:
     """The visible groups of the balls ``mine`` (hidden balls join none), lowest first."""
-    links = tables(occupied)[0]
+    links = links_and_pinned(occupied)[0]
     left, found = mine & ~hidden_mask(occupied), []
     while left:
         group = flood(left & -left, mine, links)
@@ -188,7 +188,7 @@ def _ways_in(occupied: int, must_push: bool) -> tuple:
 
 def _way(occupied: int, point: int, moves, pushes, filled: int) -> tuple:
     after = occupied | 1 << filled
-    return point, moves, pushes, 1 << filled, tables(after)[0][point] & after
+    return point, moves, pushes, 1 << filled, links_and_pinned(after)[0][point] & after
 
 
 def push_in(masks: list[int], entry, colour: int) -> None:

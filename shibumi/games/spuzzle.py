@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..bits import playable_cached
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import TOUCHING_MASK
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points
-from .spline_plus import playable_cached
 
 COLOURS = (WHITE, BLACK, RED)
 #: Largest group allowed: a ball may touch at most one ball of its colour, and

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from itertools import accumulate
 
+from ..bits import carried, playable_of as playable_fast
 from ..errors import IllegalMoveError, NotationError, shown
 from ..game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State
 from ..geometry import (EXTERIOR_MASK, INTERIOR_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
@@ -82,44 +83,6 @@ def score(board: Position, code: Position) -> int:
 # legal_moves and the playouts both read these functions.
 
 _LEVEL2 = 0xF << 25
-
-
-def _level1_grid(occ: int) -> int:
-    """Level 1's balls laid out on the board's 4-wide grid (bit 4y + x)."""
-    l1 = occ >> 16 & 0x1FF
-    return l1 & 0x7 | (l1 & 0x38) << 1 | (l1 & 0x1C0) << 2
-
-
-def playable_fast(occ: int) -> int:
-    """:func:`~shibumi.position.playable_mask` by shifts: empty holes, and empty
-    points whose four supports are taken."""
-    b = occ & 0xFFFF
-    square = b & b >> 1 & b >> 4 & b >> 5 & 0x777          # (x, y) to (x+1, y+1) full
-    l1 = occ >> 16 & 0x1FF
-    square1 = l1 & l1 >> 1 & l1 >> 3 & l1 >> 4 & 0x1B
-    raised = ((square & 0x7 | square >> 1 & 0x38 | square >> 2 & 0x1C0) << 16
-              | (square1 & 0x3 | square1 >> 1 & 0xC) << 25
-              | (occ & _LEVEL2 == _LEVEL2) << 29)
-    return (~occ & 0xFFFF) | raised & ~occ
-
-
-def _two_or_more(a: int, b: int, c: int, d: int) -> int:
-    return a & (b | c | d) | b & (c | d) | c & d
-
-
-def carried(occ: int) -> tuple[int, int]:
-    """(balls with a ball resting on them, balls with two or more: pinned)."""
-    u = _level1_grid(occ)                   # a board ball is under (x-1..x, y-1..y)
-    a, b, c, d = u, u << 1, u << 4, u << 5
-    covered, pinned = a | b | c | d, _two_or_more(a, b, c, d)
-    v = occ >> 25 & 0xF
-    v = v & 0x3 | (v & 0xC) << 1            # level 2 on level 1's 3-wide grid
-    a, b, c, d = v, v << 1, v << 3, v << 4
-    covered |= (a | b | c | d) << 16
-    pinned |= _two_or_more(a, b, c, d) << 16
-    if occ >> 29 & 1:
-        covered |= _LEVEL2
-    return covered & occ, pinned & occ
 
 
 def one_colour(column: int, white: int, black: int, red: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import carried, playable_of
 from ..errors import NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (COVER, FLAT_NEIGHBOURS, LEVELS, NUM_POINTS, SIZES, SUPPORT_MASK,
@@ -93,41 +94,6 @@ PYRAMID_SETS = {
 
 _CACHE_LIMIT = 200_000
 _INFO: dict[int, tuple] = {}
-_LEVEL2 = 0xF << 25
-
-
-def playable_fast(occ: int) -> int:
-    """:func:`~shibumi.position.playable_mask` by shifts of the level masks: empty
-    holes, and empty points whose four supports are taken."""
-    b = occ & 0xFFFF
-    square = b & b >> 1 & b >> 4 & b >> 5 & 0x777          # (x, y) to (x+1, y+1) full
-    l1 = occ >> 16 & 0x1FF
-    square1 = l1 & l1 >> 1 & l1 >> 3 & l1 >> 4 & 0x1B
-    raised = ((square & 0x7 | square >> 1 & 0x38 | square >> 2 & 0x1C0) << 16
-              | (square1 & 0x3 | square1 >> 1 & 0xC) << 25
-              | (occ & _LEVEL2 == _LEVEL2) << 29)
-    return (~occ & 0xFFFF) | raised & ~occ
-
-
-def _two_or_more(a: int, b: int, c: int, d: int) -> int:
-    return a & (b | c | d) | b & (c | d) | c & d
-
-
-def carried(occ: int) -> tuple[int, int]:
-    """(balls with a ball resting on them, balls with two or more: pinned), by
-    shifts: each ball above the board rests on the 2x2 square below it."""
-    l1 = occ >> 16 & 0x1FF
-    u = l1 & 0x7 | (l1 & 0x38) << 1 | (l1 & 0x1C0) << 2     # level 1 on the board's grid
-    a, b, c, d = u, u << 1, u << 4, u << 5
-    covered, pinned = a | b | c | d, _two_or_more(a, b, c, d)
-    v = occ >> 25 & 0xF
-    v = v & 0x3 | (v & 0xC) << 1                            # level 2 on level 1's grid
-    a, b, c, d = v, v << 1, v << 3, v << 4
-    covered |= (a | b | c | d) << 16
-    pinned |= _two_or_more(a, b, c, d) << 16
-    if occ >> 29 & 1:
-        covered |= _LEVEL2
-    return covered & occ, pinned & occ
 
 
 def occupancy_info(occ: int) -> tuple:
@@ -147,7 +113,7 @@ def occupancy_info(occ: int) -> tuple:
     if found is None:
         if len(_INFO) > _CACHE_LIMIT:
             _INFO.clear()
-        playable = playable_fast(occ)
+        playable = playable_of(occ)
         covered, pinned = carried(occ)
         free = occ & ~covered
         platforms = []
