@@ -9,8 +9,9 @@ from conformance import (check_playouts, check_random_games,
 from reference import ABOVE, ALL, cells_of, centre, open_points, touch
 from shibumi import IllegalMoveError, NotationError, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.spargo import (MOST_TURNS, capture_round, place, placements,
-                                  settled, with_freedom, zombies)
+from shibumi.games.spargo import (MOST_TURNS, capture_round, fresh_placements, place,
+                                  placements, raised_playable, resolve, settled,
+                                  with_freedom, zombies)
 from shibumi.geometry import COORDS, SUPPORTED_MASK, points_of
 from shibumi.notation import parse_point, point_name
 from shibumi.position import BLACK, WHITE, Position
@@ -659,3 +660,32 @@ def test_placements_agree_with_the_brute_force_on_random_positions():
             assert (brute is None) == (after is None)
             if brute is not None:
                 assert cells_of(Position.from_masks(*after)) == brute
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_fast_survey_agrees_with_playing_every_placement_out(players):
+    # fresh_placements decides most placements from the groups alone (the
+    # random playout carries those groups from turn to turn, checked by the
+    # conformance tests); playing each placement out with the full capture code
+    # must give the same placements and positions, for every player to move.
+    game = load("spargo", players=players)
+    rng = random.Random(14)
+    checked = 0
+    for _ in range(60):
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            masks = (s.position.white, s.position.black, s.position.red)
+            occupied = s.position.occupied
+            for mover in range(players):
+                expected = []
+                for p in points_of(s.position.playable()):
+                    after = list(masks)
+                    after[mover] |= 1 << p
+                    resolve(after, mover, players)
+                    if after[mover] >> p & 1:
+                        expected.append((p, tuple(after)))
+                assert fresh_placements(masks, mover, players) == expected
+                checked += 1
+            assert raised_playable(occupied) == s.position.playable() & ~0xFFFF
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+    assert checked > 2000

@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..bits import flood
 from ..errors import IllegalMoveError, NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State, replace
 from ..geometry import (BOARD_MASK, CONTACTS, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK,
@@ -33,7 +34,7 @@ from ..mechanics import KO, SUPERKO
 from ..notation import Move, point_name, transform_move
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position, hidden_mask
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, uniform_index
+from .placement import PLACE_MOVES
 
 #: The colour of each player, in turn order (the third only with ``players=3``).
 PLAYER_COLOURS = (WHITE, BLACK, RED)
@@ -72,15 +73,16 @@ def beside_empty_holes(occupied: int) -> int:
 
 #: The contacts that an overpass can cut: (a, b, overpass mask), 16 of them.
 _CUTTABLE = tuple((a, b, over) for a, b, over in CONTACTS if over)
-_LINKS: dict[int, tuple[int, tuple[int, ...]]] = {}
+_LINKS: dict[int, tuple[int, tuple[int, ...], int]] = {}
 
 
-def _links(occupied: int) -> tuple[int, tuple[int, ...]]:
-    """(hidden balls, each point's neighbours over contacts that are not cut).
+def _links(occupied: int) -> tuple[int, tuple[int, ...], int]:
+    """(hidden balls, each point's neighbours over contacts that are not cut,
+    balls that something rests on).
 
-    Both depend only on the balls above the board (the overpasses, and the
-    balls two levels up that hide), so they are memoised on those 14 bits: at
-    most 16,384 entries, and few are stable."""
+    All three depend only on the balls above the board (the overpasses, the
+    balls two levels up that hide, the balls resting on others), so they are
+    memoised on those 14 bits: at most 16,384 entries, and few are stable."""
     key = occupied >> 16
     found = _LINKS.get(key)
     if found is None:
@@ -89,7 +91,10 @@ def _links(occupied: int) -> tuple[int, tuple[int, ...]]:
             if occupied & over != over:
                 near[a] |= 1 << b
                 near[b] |= 1 << a
-        found = _LINKS[key] = (hidden_mask(occupied), tuple(near))
+        carrying = 0
+        for q in points_of(occupied & ~BOARD_MASK):
+            carrying |= SUPPORT_MASK[q]
+        found = _LINKS[key] = (hidden_mask(occupied), tuple(near), carrying)
     return found
 
 
@@ -103,10 +108,74 @@ def _crossings(x: int) -> tuple[tuple[int, int], ...]:
 
 #: _crossings of each point of level 1 (indexed by point; empty elsewhere).
 _CROSSINGS = tuple(_crossings(x) if 16 <= x < 25 else () for x in range(NUM_POINTS))
+def _contact_bit(pair: int) -> int:
+    """A board contact as one bit: bit a for a and a+1 (a row), bit 16 + a for
+    a and a+4 (a column), as :func:`_same_pairs` gives them."""
+    a = (pair & -pair).bit_length() - 1
+    return 1 << a if pair >> (a + 1) & 1 else 1 << (16 + a)
+
+
+def _cuts_table(x: int) -> tuple[int, ...]:
+    """For a point x of level 1, for each occupancy of level 1 (9 bits), the
+    board contacts that a ball at x would cut (as :func:`_contact_bit`)."""
+    table = []
+    for above in range(1 << 9):
+        table.append(sum(_contact_bit(pair) for neighbour, pair in _CROSSINGS[x]
+                         if neighbour >> 16 & above))
+    return tuple(table)
+
+
+#: _cuts_table of each point of level 1 (indexed by point - 16).
+_CUTS = tuple(_cuts_table(x) for x in range(16, 25))
+#: The two balls of each board contact, by the index of its bit.
+_PAIR = tuple((1 << i | 1 << (i + 1)) if i < 16 else (1 << (i - 16) | 1 << (i - 12))
+              for i in range(32))
+
+
+def _same_pairs(mine: int) -> int:
+    """The board contacts between two balls of ``mine`` that an overpass could
+    cut (as :func:`_contact_bit`)."""
+    return mine & mine >> 1 & 0x0770 | (mine & mine >> 4 & 0x0666) << 16
+
+
 #: The balls a ball at x on level 1 would touch: the four under it and its
 #: neighbours on level 1 (nothing can cut or hide these while x is empty).
 _TOUCHED = tuple(SUPPORT_MASK[x] | sum(1 << q for q in FLAT_NEIGHBOURS[x])
                  if 16 <= x < 25 else 0 for x in range(NUM_POINTS))
+
+
+def _platform_table(width: int, first: int) -> tuple[int, ...]:
+    """For each mask of full squares of a level (bit ``row * width + column`` of
+    that level's grid, for the square whose lowest corner it is), the points
+    of the next level up (first point ``first``) resting on them."""
+    size = width - 1
+    table = [0] * (1 << (width * size))
+    for squares in range(len(table)):
+        for y in range(size):
+            for x in range(size):
+                if squares >> (width * y + x) & 1:
+                    table[squares] |= 1 << (first + size * y + x)
+    return tuple(table)
+
+
+_ON_BOARD_SQUARES = _platform_table(4, 16)
+_ON_LEVEL1_SQUARES = _platform_table(3, 25)
+
+
+def raised_playable(occupied: int) -> int:
+    """The playable points above the board: empty points on four balls.
+
+    >>> point_name(raised_playable(0x33).bit_length() - 1)
+    'b2'
+    """
+    board = occupied & 0xFFFF
+    found = _ON_BOARD_SQUARES[board & board >> 1 & board >> 4 & board >> 5 & 0x777]
+    upper = occupied >> 16
+    if upper:
+        found |= _ON_LEVEL1_SQUARES[upper & upper >> 1 & upper >> 3 & upper >> 4 & 0x1B]
+        if occupied >> 25 & 15 == 15:
+            found |= 1 << 29
+    return found & ~occupied
 
 
 def beside(holes: int) -> int:
@@ -116,20 +185,15 @@ def beside(holes: int) -> int:
             | (holes << 4) | (holes >> 4)) & BOARD_MASK
 
 
-def liberties(mine: int, occupied: int) -> tuple[int, int, int, dict]:
-    """``(atari, safe, alive, last)`` for the balls ``mine`` of one colour.
+def groups_of(mine: int, occupied: int) -> list[tuple[int, int]]:
+    """The groups of the balls ``mine`` of one colour, as ``(balls, beside)``.
 
-    ``atari`` is the last freedom of each group that has only one, and ``last``
-    maps each such freedom (a bit) to the groups it is the last of; ``safe`` is
-    the balls of the groups with two or more; ``alive`` the balls of the groups
-    with any.  The freedoms of a group are the empty holes beside its board
-    balls; a hidden ball is a group of its own, without freedom (a zombie, as
-    is any group without freedom left on a settled pyramid)."""
-    hidden, near = _links(occupied)
+    ``beside`` is the board holes, empty or not, beside the group's board
+    balls: the group's freedoms are ``beside & empty``. A hidden ball is in no
+    group (it is a group of its own without freedom: a zombie)."""
+    hidden, near, _ = _links(occupied)
     mine &= ~hidden
-    empty = ~occupied & BOARD_MASK
-    atari = safe = alive = 0
-    last = {}
+    found = []
     while mine:
         group = frontier = mine & -mine
         while frontier:
@@ -139,15 +203,8 @@ def liberties(mine: int, occupied: int) -> tuple[int, int, int, dict]:
             group |= new
             frontier |= new
         mine &= ~group
-        free = beside(group) & empty
-        if free:
-            alive |= group
-            if free & (free - 1):
-                safe |= group
-            else:
-                atari |= free
-                last[free] = last.get(free, 0) | group
-    return atari, safe, alive, last
+        found.append((group, beside(group)))
+    return found
 
 
 def with_freedom(mine: int, occupied: int) -> int:
@@ -157,7 +214,7 @@ def with_freedom(mine: int, occupied: int) -> int:
     (a hidden ball is a group of its own, and overpasses cut underpasses); it
     has a freedom when one of its board balls has an empty hole beside it.
     """
-    hidden, near = _links(occupied)
+    hidden, near, _ = _links(occupied)
     seen = mine & ~hidden
     found = frontier = seen & beside_empty_holes(occupied)
     while frontier:
@@ -234,95 +291,405 @@ def placements(masks: tuple[int, int, int], mover: int, players: int) -> tuple:
     return found
 
 
-def _cuts_nothing(x: int, masks, occupied: int) -> bool:
-    """Whether a ball at ``x`` (on level 1) cuts no contact between two balls of
-    one colour."""
-    for neighbour, pair in _CROSSINGS[x]:
-        if occupied & neighbour and (masks[0] & pair == pair or masks[1] & pair == pair
-                                     or masks[2] & pair == pair):
-            return False
-    return True
+def _plus(masks, mover: int, bit: int) -> tuple[int, int, int]:
+    """The masks with the ball ``bit`` added to the mover's colour."""
+    w, b, r = masks
+    return ((w | bit, b, r) if mover == 0 else (w, b | bit, r) if mover == 1
+            else (w, b, r | bit))
 
 
-def _free_standing(balls: int, occupied: int) -> bool:
-    """Whether ``balls`` are all board balls with nothing resting on them."""
-    if balls & ~BOARD_MASK:
-        return False
-    while balls:
-        low = balls & -balls
-        balls ^= low
-        if SUPPORTED_MASK[low.bit_length() - 1] & occupied:
-            return False
-    return True
+def _after(masks, mover: int, bit: int, gone: int) -> tuple[int, int, int]:
+    """The masks with the ball ``bit`` added to the mover's colour and the
+    balls ``gone`` taken off."""
+    if not gone:
+        return _plus(masks, mover, bit)
+    w, b, r = masks
+    keep = ~gone
+    return _plus((w & keep, b & keep, r & keep), mover, bit)
 
 
-def fresh_placements(masks: tuple[int, int, int], mover: int, players: int) -> list:
-    """:func:`placements`, worked out (random games rarely meet a position twice).
+def _played_out(masks, mover: int, players: int, bit: int):
+    """The balls taken off by a placement at ``bit``, or None when the placed
+    ball does not live (the full rules, for the rare cases)."""
+    after = list(masks)
+    after[mover] |= bit
+    gone = resolve(after, mover, players)
+    return gone if after[mover] & bit else None
+
+
+def _splits(x: int, cuts: int, masks, groups, occupied: int, empty: int):
+    """What a ball at ``x`` (on level 1) does to the enemy groups whose board
+    contacts ``cuts`` it cuts (as :func:`_contact_bit`): ``(split, doomed)``,
+    whether it splits one, and the parts left without freedom.
+
+    A cut contact was visible before (its overpass needs x), so its two balls
+    are in one group. (A cut between two balls of the mover's colour, or under
+    a ball of their colour beside x, splits nothing, since that ball rests on
+    both: ``cuts`` leaves those out.)"""
+    near = _links(occupied | 1 << x)[1]
+    split = False
+    doomed = 0
+    while cuts:
+        low = cuts & -cuts
+        cuts ^= low
+        pair = _PAIR[low.bit_length() - 1]
+        c = next(c for c in range(len(groups)) if masks[c] & pair == pair)
+        group = next(g for g, _ in groups[c] if g & pair)
+        if flood(pair & -pair, group, near) & pair == pair:
+            continue
+        split = True
+        rest = group
+        while rest:
+            part = flood(rest & -rest, group, near)
+            if not beside(part) & empty:
+                doomed |= part
+            rest &= ~part
+    return split, doomed
+
+
+#: The balls a ball on level 2 or 3 touches: the four under it and its
+#: neighbours on its level (0 below level 2).
+_TOUCHED_HIGH = tuple(SUPPORT_MASK[x] | sum(1 << q for q in FLAT_NEIGHBOURS[x])
+                      if x >= 25 else 0 for x in range(NUM_POINTS))
+
+
+def _hides(x: int, masks, mover: int, groups, occupied: int, empty: int):
+    """For a ball at ``x`` on level 2 or 3: True when it lives and takes nothing
+    off, False when it takes nothing off and does not live, None when some
+    other group loses its last freedom (the full rules decide).
+
+    It hides the ball two levels under it and cuts contacts between the balls
+    under it, so only the groups of those balls change (with the groups it
+    touches, which it joins): these are worked out again, with the new
+    contacts. When they all keep a freedom (the new ball's group aside),
+    nothing goes: the hidden ball, the zombies and the balls under the new
+    one are all still held up."""
+    bit = 1 << x
+    hidden, near, _ = _links(occupied | bit)
+    reach = _TOUCHED_HIGH[x] | hidden
+    lives = False
+    for c in range(len(groups)):
+        region = bit if c == mover else 0
+        for group, _ in groups[c]:
+            if group & reach:
+                region |= group
+        region &= ~hidden
+        while region:
+            part = flood(region & -region, region, near)
+            region &= ~part
+            if beside(part) & empty:
+                lives = lives or bool(part & bit)
+            elif not part & bit:
+                return None
+    return lives
+
+
+_UNDER: dict[int, int] = {}
+
+
+def _under(balls: int) -> int:
+    """The points that the balls of ``balls`` above the board rest on,
+    memoised on those 14 bits (any set of balls, unlike :func:`_links`)."""
+    key = balls >> 16
+    found = _UNDER.get(key)
+    if found is None:
+        found = 0
+        for q in points_of(balls & ~BOARD_MASK):
+            found |= SUPPORT_MASK[q]
+        _UNDER[key] = found
+    return found
+
+
+def _taken(doomed: int, occupied: int, carrying: int) -> int:
+    """The balls of ``doomed`` taken off: all but those holding up, directly or
+    through other balls, a ball that stays (``carrying``: the balls that
+    something rests on)."""
+    if not doomed & carrying:
+        return doomed
+    staying = occupied & ~doomed
+    if not doomed & _under(staying):
+        return doomed               # none of them holds up a ball that stays
+    for q in reversed(points_of(doomed & carrying)):       # from the top down
+        if SUPPORTED_MASK[q] & staying:
+            staying |= 1 << q
+    return doomed & ~staying
+
+
+def _loses(groups: list, hidden: int, occupied: int, free: int, gone: int) -> bool:
+    """Whether the mover may lose balls once ``gone`` is taken off: an own
+    group without freedom (beside no hole of ``free``), or an own hidden ball,
+    would then hold up nothing that stays. The groups of ``groups`` (the
+    mover's) are as before the placement, joined by nothing new."""
+    doomed = hidden
+    for group, near in groups:
+        if not near & free:
+            doomed |= group
+    occupied &= ~gone
+    return bool(doomed and _taken(doomed, occupied, _links(occupied)[2]))
+
+
+def _level_one_capture(bit: int, doomed: int, own_zombies: int, occupied: int):
+    """The balls a ball ``bit`` on level 1 takes off, when it cuts the enemy
+    groups ``doomed`` (with the enemy zombies) from their last freedoms and
+    has a freedom itself; None when an own zombie would no longer be held up
+    (the full rules decide)."""
+    occupied |= bit
+    gone = _taken(doomed, occupied, _links(occupied)[2])
+    if own_zombies and _taken(own_zombies, occupied & ~gone, _links(occupied & ~gone)[2]):
+        return None
+    return gone
+
+
+#: The enemies of each player, by number of players.
+_ENEMIES = {n: tuple(tuple(c for c in range(n) if c != mover) for mover in range(n))
+            for n in (2, 3)}
+
+
+def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
+    """The placements the freedom rule allows ``mover``, from the groups of
+    every colour (``groups[c]`` is :func:`groups_of` of colour ``c``).
+
+    Returns ``(legal, special)``: the mask of the allowed points, and for those
+    whose placement does more than add the ball and join it to the own groups
+    it touches (a capture, or a cut that splits an enemy group), the balls it
+    takes off (a mask, maybe 0). Every other allowed placement just adds the
+    ball (see :func:`joined`).
 
     The position is settled (every group without freedom is a zombie that
     stays, holding others up), so a placement that takes no group's last
     freedom and splits no group captures nothing. A ball put in a hole cuts
     and hides nothing and no zombie is beside it (a hole beside a group is
     its freedom): it takes that freedom from the groups beside it, so it
-    captures only enemy groups whose last freedom it fills, and lives when a
-    hole beside it is empty or an own group beside it has another freedom. A
-    ball on level 1 fills no hole; when it cuts no contact between two balls
-    of one colour it splits no group, and lives when it touches an own group
-    with a freedom. When there is no zombie, the enemy groups a ball in a hole
-    takes the last freedom of are taken off whole if they are board balls
-    carrying nothing. Other placements (other captures, cuts, balls hidden by
-    a ball on level 2) are played out in full.
+    captures only enemy groups whose last freedom it fills; those, with the
+    enemy zombies, go but for the balls holding others up. It lives when a
+    hole beside it is then empty or an own group beside it has another
+    freedom, and then the mover loses nothing unless an own zombie is no
+    longer held up. A ball on level 1 fills no hole and hides nothing; it
+    captures nothing unless it cuts an enemy group into parts one of which has
+    no freedom (:func:`_splits`), and lives when it touches an own group with
+    a freedom. Other placements (other captures, balls on level 2 or 3, which
+    hide) are played out in full.
     """
-    found = []
-    w, b, r = masks
-    occupied = w | b | r
-    atari, last, quiet = 0, {}, True
-    for c in range(players):
-        summary = liberties(masks[c], occupied)
-        quiet = quiet and masks[c] == summary[2]
-        if c == mover:
-            _, safe, alive, _ = summary
-        else:
-            atari |= summary[0]
-            for free, group in summary[3].items():
-                last[free] = last.get(free, 0) | group
+    occupied = masks[0] | masks[1] | masks[2]
     empty = ~occupied & BOARD_MASK
-    for p in playable_points(occupied):
+    enemy_zombies = 0
+    last = {}               # the enemy groups (a mask) whose last freedom a hole is
+    for c in _ENEMIES[players][mover]:
+        for group, near in groups[c]:
+            free = near & empty
+            if not free & (free - 1):
+                if free:
+                    last[free] = last.get(free, 0) | group
+                else:
+                    enemy_zombies |= group
+    beside_empty = ((empty << 1) & ~_LEFT_FILE | (empty >> 1) & ~_RIGHT_FILE
+                    | (empty << 4) | (empty >> 4))
+    special = {}
+    rest = raised_playable(occupied)
+    safe = alive = own_zombies = 0
+    if last or rest or empty & ~beside_empty:
+        # (otherwise every hole has an empty hole beside it and takes nothing)
+        for group, near in groups[mover]:
+            free = near & empty
+            if free:
+                alive |= group
+                if free & (free - 1):
+                    safe |= near
+            else:
+                own_zombies |= group
+    legal = empty & (beside_empty | safe)
+    if last or rest:
+        hidden, _, carrying = _links(occupied)
+        if hidden:
+            own_zombies |= hidden & masks[mover]
+            enemy_zombies |= hidden & ~masks[mover]
+    if last:
+        for bit, doomed in last.items():
+            legal &= ~bit
+            p = bit.bit_length() - 1
+            doomed |= enemy_zombies
+            gone = _taken(doomed, occupied, carrying) if doomed & carrying else doomed
+            if _HOLE_NEIGHBOURS[p] & (empty | gone) or safe & bit:
+                lives = True
+            else:
+                # Its group is the own groups beside it (and, when balls above
+                # the board go, maybe others joined again): one has a freedom now?
+                freed = (empty | gone) & ~bit
+                lives = any(near & bit and near & freed for _, near in groups[mover]) \
+                    or (None if gone & ~BOARD_MASK else False)
+            if lives and own_zombies and _loses(groups[mover], hidden & masks[mover],
+                                                occupied, empty | gone, gone):
+                lives = None        # an own zombie is no longer held up
+            if lives is None:
+                gone = _played_out(masks, mover, players, bit)
+                lives = gone is not None
+            if lives:
+                special[p] = gone
+    if rest:
+        mine = masks[mover]
+        cutters = None
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            p = bit.bit_length() - 1
+            if p < 25:
+                touched = _TOUCHED[p]
+                if not touched & mine:
+                    continue    # alone, with no board ball, it can never have freedom
+                if cutters is None:
+                    # For each enemy: the balls of level 1 not theirs (an
+                    # overpass with one of theirs does not split them: that
+                    # ball joins both balls under it), and their contacts
+                    # that could be cut.
+                    cutters = [((occupied & ~masks[c]) >> 16 & 0x1FF, _same_pairs(masks[c]))
+                               for c in _ENEMIES[players][mover]]
+                cuts = 0
+                for others, pairs in cutters:
+                    cuts |= _CUTS[p - 16][others] & pairs
+                split, doomed = (_splits(p, cuts, masks, groups, occupied, empty) if cuts
+                                 else (False, 0))
+                if not doomed:
+                    if touched & alive:
+                        legal |= bit
+                        if split:
+                            special[p] = 0
+                    continue
+                gone = _level_one_capture(bit, doomed | enemy_zombies, own_zombies,
+                                          occupied)
+                if gone is not None and touched & alive:
+                    special[p] = gone
+                    continue
+            else:
+                lives = _hides(p, masks, mover, groups, occupied, empty)
+                if lives is not None:
+                    if lives:
+                        special[p] = 0
+                    continue
+            gone = _played_out(masks, mover, players, bit)
+            if gone is not None:
+                special[p] = gone
+    for p in special:
+        legal |= 1 << p
+    return legal, special
+
+
+#: The balls a ball at a board hole or on level 1 touches over contacts that
+#: nothing can cut or hide while the point is empty (0 above level 1).
+_TOUCH = tuple(_HOLE_NEIGHBOURS[p] if p < 16 else _TOUCHED[p] for p in range(NUM_POINTS))
+
+
+def joined(groups: list, bit: int) -> list:
+    """``groups`` (one colour's) after a placement at ``bit`` that just adds the
+    ball (no capture, no split): it joins the groups it touches."""
+    p = bit.bit_length() - 1
+    touch = _TOUCH[p]
+    group, near = bit, _HOLE_NEIGHBOURS[p] if p < 16 else 0
+    kept = []
+    for g in groups:
+        if g[0] & touch:
+            group |= g[0]
+            near |= g[1]
+        else:
+            kept.append(g)
+    kept.append((group, near))
+    return kept
+
+
+def regrouped(groups: list, masks, mover: int, bit: int, gone: int) -> list:
+    """The groups of every colour after a placement at ``bit`` (a hole) that
+    took off ``gone`` (``masks`` are the masks after it).
+
+    Taking off board balls changes no contact, and taking off balls of level 1
+    only joins again the contacts they cut (with nothing on them, they hide
+    nothing): so the groups taken off whole are dropped, the new ball joins
+    the own groups it touches, and the groups on both sides of a contact
+    that was cut join. A colour with a group taken off in part is worked out
+    afresh, as is everything after any other placement (a ball above the
+    board may split, hide or uncover)."""
+    occupied = masks[0] | masks[1] | masks[2]
+    if not bit & BOARD_MASK or gone >> 25:
+        return [groups_of(masks[c], occupied) for c in range(len(groups))]
+    fresh = []
+    for c, mine in enumerate(groups):
+        if any(g & gone and g & ~gone for g, _ in mine) \
+                or c == mover and any(g & gone for g, _ in mine):
+            fresh.append(groups_of(masks[c], occupied))
+            continue
+        if gone:
+            mine = [g for g in mine if not g[0] & gone]
+        if c == mover:
+            mine = joined(mine, bit)
+        above = gone >> 16
+        while above:
+            low = above & -above
+            above ^= low
+            for _, pair in _CROSSINGS[low.bit_length() + 15]:
+                if masks[c] & pair == pair:
+                    mine = _rejoined(mine, pair)
+        fresh.append(mine)
+    return fresh
+
+
+def _rejoined(groups: list, pair: int) -> list:
+    """``groups`` (one colour's) once the two balls ``pair`` touch again."""
+    a = next(g for g in groups if g[0] & pair)
+    if a[0] & pair == pair:
+        return groups
+    b = next(g for g in groups if g[0] & pair & ~a[0])
+    return [g for g in groups if g is not a and g is not b] + [(a[0] | b[0], a[1] | b[1])]
+
+
+def fresh_placements(masks: tuple[int, int, int], mover: int, players: int) -> list:
+    """:func:`placements`, worked out (random games rarely meet a position twice)."""
+    occupied = masks[0] | masks[1] | masks[2]
+    groups = [groups_of(masks[c], occupied) for c in range(players)]
+    legal, special = survey(masks, mover, players, groups)
+    return [(p, _after(masks, mover, 1 << p, special.get(p, 0))) for p in points_of(legal)]
+
+
+def _unrepeated(legal: int, special: dict, masks, mover: int, nxt: int, seen,
+                shelves: dict) -> int:
+    """``legal`` without the placements whose position, with ``nxt`` to move,
+    is in ``seen`` (the cycle rule). ``shelves`` holds the occupancies of
+    ``seen`` by number of balls and player (the key ``balls * 4 + player``),
+    for a cheaper first test: a placement that takes nothing off adds a ball
+    to the occupancy, so it can only repeat a position one ball fuller."""
+    occupied = masks[0] | masks[1] | masks[2]
+    for p, gone in special.items():
         bit = 1 << p
-        if p < 16 and not atari & bit:
-            if _HOLE_NEIGHBOURS[p] & (empty & ~bit | safe):
-                found.append((p, (w | bit, b, r) if mover == 0 else (w, b | bit, r)
-                              if mover == 1 else (w, b, r | bit)))
-            continue
-        if p < 16 and quiet and _free_standing(last[bit], occupied):
-            # Without zombies, the groups whose last freedom this fills simply go
-            # when they are board balls with nothing on them: that cuts, hides
-            # and holds up nothing, and the hole beside the new ball that one of
-            # them leaves gives it a freedom.
-            gone = last[bit]
-            after = [m & ~gone for m in masks]
-            after[mover] = masks[mover] | bit
-            found.append((p, tuple(after)))
-            continue
-        if 16 <= p < 25 and _cuts_nothing(p, masks, occupied):
-            if _TOUCHED[p] & alive:
-                found.append((p, (w | bit, b, r) if mover == 0 else (w, b | bit, r)
-                              if mover == 1 else (w, b, r | bit)))
-            continue
-        after = list(masks)
-        after[mover] |= bit
-        resolve(after, mover, players)
-        if after[mover] & bit:
-            found.append((p, tuple(after)))
-    return found
+        filled = occupied & ~gone | bit
+        if filled in shelves.get(filled.bit_count() * 4 + nxt, ()) \
+                and (_after(masks, mover, bit, gone), nxt) in seen:
+            legal &= ~bit
+    for filled in shelves.get((occupied.bit_count() + 1) * 4 + nxt, ()):
+        bit = filled & ~occupied
+        if filled == occupied | bit and legal & bit and bit.bit_length() - 1 \
+                not in special and (_plus(masks, mover, bit), nxt) in seen:
+            legal &= ~bit
+    return legal
 
 
 def _masks(position: Position) -> tuple[int, int, int]:
     return (position.white, position.black, position.red)
 
 
+_new_position = Position.__new__
+_SET_SLOTS = (Position.white.__set__, Position.black.__set__, Position.red.__set__,
+              Position.occupied.__set__)
+
+
 def _position(masks) -> Position:
-    return Position.from_masks(*masks)
+    """The position of three colour masks. They come from the rules, so they are
+    valid: this skips the checks of ``Position.from_masks``, which cost a
+    playout more than a tenth of its time when it builds the history."""
+    w, b, r = masks
+    position = _new_position(Position)
+    set_white, set_black, set_red, set_occupied = _SET_SLOTS
+    set_white(position, w)
+    set_black(position, b)
+    set_red(position, r)
+    set_occupied(position, w | b | r)
+    return position
 
 
 @dataclass(frozen=True)
@@ -623,42 +990,73 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
 
     # -- fast random games -----------------------------------------------------------
     def random_playout(self, state, rng: random.Random) -> SpargoState:
-        """Uniformly random games on bare masks (the same rules as ``apply``)."""
+        """Uniformly random games on bare masks (the same rules as ``apply``).
+
+        The groups of every colour are carried from turn to turn: a placement
+        that just adds its ball joins the groups it touches (:func:`joined`),
+        and only after the rare others are they worked out afresh."""
         if state.result is not None:
             return state
-        pick = uniform_index(rng)
+        rnd = rng.random
         n, supply, limit, superko = (self.num_players, self.supply, self.turn_limit,
                                      self.superko)
         masks, mover, turn = _masks(state.position), state.to_move, state.turn
         past = [_masks(p) for p in state.past]
         count = len(past)
         seen = {(m, (mover - (count - i)) % n) for i, m in enumerate(past)}
+        shelves: dict[int, list[int]] = {}       # for _unrepeated
+        for m, player in seen:
+            filled = m[0] | m[1] | m[2]
+            shelves.setdefault(filled.bit_count() * 4 + player, []).append(filled)
+        occupied = masks[0] | masks[1] | masks[2]
+        groups = [groups_of(masks[c], occupied) for c in range(n)]
         point = None
         while True:
             nxt = (mover + 1) % n
             if turn >= limit:
                 why = f"{turn} turns were played"
                 break
+            shelf_key = occupied.bit_count() * 4        # (+ player: see _unrepeated)
             if masks[mover].bit_count() >= supply:
-                legal = ()
+                legal = 0
             else:
-                legal = fresh_placements(masks, mover, n)
+                legal, special = survey(masks, mover, n, groups)
                 if superko:
-                    legal = [c for c in legal if (c[1], nxt) not in seen]
+                    if special or shelf_key + 4 + nxt in shelves:
+                        legal = _unrepeated(legal, special, masks, mover, nxt, seen,
+                                            shelves)
                 elif len(past) >= n - 1:
                     ko = past[-(n - 1)]
-                    legal = [c for c in legal if c[1] != ko]
+                    filled = ko[0] | ko[1] | ko[2]
+                    legal = _unrepeated(legal, special, masks, mover, 0, {(ko, 0)},
+                                        {filled.bit_count() * 4: [filled]})
             if not legal:
                 why = f"{self.player_name(mover)} has no legal placement"
                 break
-            point, after = legal[pick(len(legal))]
+            for _ in range(int(rnd() * legal.bit_count())):
+                legal &= legal - 1
+            bit = legal & -legal
+            point = bit.bit_length() - 1
             if superko:
                 seen.add((masks, mover))
+                shelf = shelves.get(shelf_key + mover)
+                if shelf is None:
+                    shelves[shelf_key + mover] = [occupied]
+                else:
+                    shelf.append(occupied)
             past.append(masks)
-            masks, mover, turn = after, nxt, turn + 1
+            if point in special:
+                masks = _after(masks, mover, bit, special[point])
+                occupied = masks[0] | masks[1] | masks[2]
+                groups = regrouped(groups, masks, mover, bit, special[point])
+            else:
+                masks = _plus(masks, mover, bit)
+                occupied |= bit
+                groups[mover] = joined(groups[mover], bit)
+            mover, turn = nxt, turn + 1
         # The positions the state came with are kept, not built again.
         kept = state.past + ((state.position,) if len(past) > count else ())
-        history = kept + tuple(_position(m) for m in past[len(kept):])
+        history = kept + tuple(map(_position, past[len(kept):]))
         if not superko:
             history = history[-(n - 1):]
         position = _position(masks)
