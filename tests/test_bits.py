@@ -4,9 +4,9 @@ import random
 import pytest
 
 from shibumi.bits import (carried, flood, follow_column, group_mask, hidden_of, lift_ball, links_and_pinned,
-                          nth_point, playable_cached, playable_of, points_in, position_of,
+                          neighbour_tables, next_to, nth_point, playable_cached, playable_of, points_in, position_of,
                           raised, remove_ball, united, unpinned)
-from shibumi.geometry import ALL_MASK, SUPPORTED_MASK, points_of
+from shibumi.geometry import ALL_MASK, SUPPORTED_MASK, TOUCHING_MASK, points_of
 from shibumi.position import (BLACK, COLOURS, RED, WHITE, Position, group_of, hidden_mask,
                               linked, playable_mask)
 
@@ -35,6 +35,16 @@ MASKS = [_RNG.getrandbits(30) for _ in range(1000)] + \
 def test_points_in_lists_the_points_in_order():
     for m in MASKS + [p.occupied for p in POSITIONS]:
         assert points_in(m) == tuple(points_of(m))
+
+
+def test_next_to_counts_the_neighbours_in_a_mask():
+    tables = neighbour_tables(TOUCHING_MASK)
+    for mask in MASKS[:300] + [0, ALL_MASK]:
+        counts = [sum(1 for q in points_of(mask) if TOUCHING_MASK[q] >> p & 1)
+                  for p in range(30)]
+        once = sum(1 << p for p, n in enumerate(counts) if n >= 1)
+        twice = sum(1 << p for p, n in enumerate(counts) if n >= 2)
+        assert next_to(mask, tables) == (once, twice)
 
 
 def test_nth_point_is_the_kth_of_points_of():

@@ -8,7 +8,7 @@ from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
-from shibumi.geometry import COORDS
+from shibumi.geometry import COORDS, points_of
 from shibumi.games.spawn import no_triplets
 from shibumi.notation import Move, parse_point
 from shibumi.position import BLACK, RED, Position
@@ -349,6 +349,27 @@ def test_quick_proofs_agree_with_the_search(visible):
                       if game._finishes(after, s.placed + (p,)))
         assert game._find_options(masks, s.placed) == plain, game.state_text(s)
         checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("visible", [True, False])
+def test_placeable_on_masks_agrees_with_fits(visible):
+    # placeable() works on whole masks for many spots and point by point for a
+    # few: both against fits() on the position with the ball placed.
+    from shibumi.games.spawn import fits, placeable
+    game = load("spawn", visible=visible)
+    rng = random.Random(4)
+    checked = 0
+    for s in _states(game, range(15 if visible else 6)):
+        occ = s.position.occupied
+        spots = s.position.playable()
+        for mine in game.masks(s):
+            expected = sum(1 << p for p in points_of(spots)
+                           if fits(p, mine | 1 << p, occ | 1 << p, visible))
+            assert placeable(mine, occ, spots, visible) == expected, game.state_text(s)
+            some = spots & rng.getrandbits(30)
+            assert placeable(mine, occ, some, visible) == expected & some
+            checked += spots.bit_count() > 5
     assert checked > 100
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..bits import nth_point
+from ..bits import links_and_pinned, neighbour_tables, next_to, nth_point, points_in
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, LEVEL_MASK, NUM_POINTS, POINTS,
@@ -39,9 +39,6 @@ _OPTIONS: dict[bool, dict] = {}
 #: For each point, its contacts as (other point, overpass mask) pairs.
 LINKS = tuple(tuple((b if a == p else a, over) for a, b, over in CONTACTS if p in (a, b))
               for p in POINTS)
-#: For each point, (other point's bit, overpass mask) of its contacts that an
-#: overpass can cut (flat contacts away from the edge of their level).
-_CUTS = tuple(tuple((1 << q, over) for q, over in LINKS[p] if over) for p in POINTS)
 #: _COVERED_BY[occupied >> 25]: the interior points under the occupied points of
 #: levels 2 and 3 (a ball there is hidden).
 _COVERED_BY = tuple(sum(1 << p for p in INTERIOR if bits >> (COVER[p] - 25) & 1)
@@ -104,32 +101,17 @@ def under(occupied: int) -> tuple[int, int]:
     return found
 
 
-def kin(p: int, mine: int, occupied: int, visible: bool = True) -> int:
-    """Balls of the mask ``mine`` in contact with the ball at p (seen from above
-    when ``visible``)."""
-    if not visible:
-        return TOUCHING_MASK[p] & mine
-    hidden = _COVERED_BY[occupied >> 25] & occupied
-    if hidden >> p & 1:
-        return 0
-    near = TOUCHING_MASK[p] & mine & ~hidden
-    if near:
-        for bit, over in _CUTS[p]:
-            if near & bit and occupied & over == over:
-                near ^= bit
-    return near
-
-
 def fits(p: int, mine: int, occupied: int, visible: bool = True) -> bool:
     """Whether a ball just placed at p (in ``mine``, its colour's mask) keeps the
     triplet rule. Only its own contacts can break it: a new ball covers balls
     and cuts contacts, so it never links two other balls."""
-    near = kin(p, mine, occupied, visible)
+    links = links_and_pinned(occupied, visible)[0]
+    near = links[p] & mine
     if not near:
         return True
     if near & (near - 1):
         return False
-    second = kin(near.bit_length() - 1, mine, occupied, visible)
+    second = links[near.bit_length() - 1] & mine
     return not second & (second - 1)
 
 
@@ -167,13 +149,18 @@ def lift_fits(masks, p: int, occupied: int, visible: bool = True) -> bool:
     check = _UNCOVERED[top] & occupied if visible else 0
     for q in chain[:-1]:
         check |= 1 << q
+    links = links_and_pinned(occupied, visible)[0]
     while check:
         low = check & -check
         check ^= low
-        q = low.bit_length() - 1
         mine = after[0] if after[0] & low else after[1] if after[1] & low else after[2]
-        if not fits(q, mine, occupied, visible):
+        near = links[low.bit_length() - 1] & mine
+        if near & (near - 1):
             return False
+        if near:                                # the one ball it touches: one more?
+            second = links[near.bit_length() - 1] & mine
+            if second & (second - 1):
+                return False
     return True
 
 
@@ -181,8 +168,16 @@ def placeable(mine: int, occupied: int, spots: int, visible: bool = True) -> int
     """The points of ``spots`` (playable) where a ball of the colour ``mine`` keeps
     the triplet rule: :func:`fits` for each. A ball on a playable point is seen
     from above and nothing passes over its contacts, so its own contacts are the
-    visible balls it touches."""
+    visible balls it touches: none fits, two or more never, one (q) fits
+    unless q already touches a ball of its colour that the new ball does not
+    cut away from it (a ball on the board cuts and hides nothing, and more
+    balls only cut and hide more).
+
+    Point by point for a few spots, else on whole masks (:func:`_placeable_on`).
+    """
     seen = mine & ~(_COVERED_BY[occupied >> 25] & occupied) if visible else mine
+    if spots.bit_count() > 5:
+        return _placeable_on(mine, occupied, spots, visible, seen)
     out = 0
     while spots:
         low = spots & -spots
@@ -192,10 +187,52 @@ def placeable(mine: int, occupied: int, spots: int, visible: bool = True) -> int
         if near:
             if near & (near - 1):
                 continue
-            second = kin(near.bit_length() - 1, mine | low, occupied | low, visible)
-            if second & (second - 1):
-                continue
+            q = near.bit_length() - 1
+            if links_and_pinned(occupied, visible)[0][q] & mine:    # q has its pair
+                if not visible or low & LEVEL0:
+                    continue
+                second = links_and_pinned(occupied | low, visible)[0][q] & (mine | low)
+                if second & (second - 1):       # (unless the ball cuts it off)
+                    continue
         out |= low
+    return out
+
+
+#: For (once, twice) of the points touching some / two points of a mask.
+_TOUCH = neighbour_tables(TOUCHING_MASK)
+
+
+def _placeable_on(mine: int, occupied: int, spots: int, visible: bool, seen: int) -> int:
+    """:func:`placeable` on whole masks (``seen``: the balls of ``mine`` not hidden),
+    point by point only for the spots next to a pair of the colour."""
+    once, twice = next_to(seen, _TOUCH)
+    out = spots & ~once
+    one = spots & once & ~twice
+    if not one:
+        return out
+    links = links_and_pinned(occupied, visible)[0]
+    paired = 0                                  # seen balls touching one of their colour
+    touching = seen & once
+    while touching:
+        low = touching & -touching
+        touching ^= low
+        if links[low.bit_length() - 1] & mine:
+            paired |= low
+    if not paired:
+        return out | one
+    risky = one & next_to(paired, _TOUCH)[0]
+    out |= one & ~risky
+    if not visible:
+        return out
+    risky &= ~LEVEL0
+    while risky:                                # it may cut the pair's contact
+        low = risky & -risky
+        risky ^= low
+        p = low.bit_length() - 1
+        q = (TOUCHING_MASK[p] & seen).bit_length() - 1
+        second = links_and_pinned(occupied | low, visible)[0][q] & (mine | low)
+        if not second & (second - 1):
+            out |= low
     return out
 
 
@@ -308,6 +345,47 @@ def third_spots(a: int, b: int) -> int:
     """Points where a third ball makes a cluster with balls at a and b: next to
     either when a and b are neighbours, else next to both."""
     return NEAR[a] | NEAR[b] if NEAR[a] >> b & 1 else NEAR[a] & NEAR[b]
+
+
+#: next_to tables for "next to" (touching or diagonal on a level).
+_NEARBY = neighbour_tables(NEAR)
+#: _NEEDS[q]: the points p whose quick proof cannot take the board ball q away
+#: (q holds up p or a point next to p).
+_NEEDS = tuple(sum(1 << p for p in POINTS if _SUPPORTS_NEAR[p] >> q & 1) for q in POINTS)
+
+
+def _first_proved(fitting: list[int], bare: int) -> list[int]:
+    """For a turn's first ball with three colours due (and room for them), the
+    points of each colour proved at once, on whole masks: the two other
+    colours fit at two different points next to it, and a bare board ball
+    (``bare``, -1 on the opening turn) holds up neither it nor a point next to
+    it, so it can be taken away afterwards (see :meth:`Spawn._surely_finishes`).
+    ``fitting``: where each colour fits now."""
+    stuck = 0 if bare == -1 else ALL_MASK       # where no bare ball is spared
+    if bare != -1:
+        while bare and stuck:
+            low = bare & -bare
+            bare ^= low
+            stuck &= _NEEDS[low.bit_length() - 1]
+    a, b, c = fitting
+    near_a, near_b, near_c = (next_to(f, _NEARBY)[0] for f in fitting)
+    two_ab, two_ac, two_bc = (next_to(f, _NEARBY)[1] for f in (a | b, a | c, b | c))
+    return [a & near_b & near_c & two_bc & ~stuck, b & near_a & near_c & two_ac & ~stuck,
+            c & near_a & near_b & two_ab & ~stuck]
+
+
+def _nth_option(offered, rnd) -> tuple[int, int]:
+    """The placement drawn by the reference draw (one ``rnd()`` over the count)
+    from :meth:`Spawn.option_masks`, as (colour, point): the k-th of the list
+    ``legal_moves`` makes of them, colour after colour, lowest point first."""
+    due, masks = offered
+    counts = [m.bit_count() for m in masks]
+    k = int(rnd() * sum(counts))
+    for colour, mask, count in zip(due, masks, counts):
+        if k < count:
+            return colour, nth_point(mask, k)
+        k -= count
+    raise AssertionError("no placement to draw")
 
 
 @dataclass(frozen=True)
@@ -432,26 +510,28 @@ rule, hidden or cut ones too.
         """The very first turn of the game (no removal): the board was empty."""
         return (masks[0] | masks[1] | masks[2]).bit_count() == len(placed)
 
-    def removals(self, masks: tuple[int, int, int], placed: tuple[int, ...],
-                 first_only: bool = False) -> list[int]:
+    def removals(self, masks: tuple[int, int, int], placed: tuple[int, ...]) -> list[int]:
         """Balls that may be taken away: movable, not placed this turn, no triplet
-        after the drop (only the first one found with ``first_only``)."""
+        after the drop (:meth:`removal_mask`, lowest point first)."""
+        return list(points_in(self.removal_mask(masks, placed)))
+
+    def removal_mask(self, masks: tuple[int, int, int], placed: tuple[int, ...]) -> int:
+        """The mask of :meth:`removals`. A board ball with nothing on it always may
+        go (taking it uncovers nothing and cuts no contact open); the others
+        are checked one by one (:func:`lift_fits`)."""
         occ = masks[0] | masks[1] | masks[2]
         done = 0
         for p in placed:
             done |= 1 << p
         covered, pinned = under(occ)
-        candidates = occ & ~pinned & ~done                  # not pinned, not just placed
-        bare = occ & LEVEL0 & ~covered                      # taking these bares nothing
-        found = []
-        while candidates:
-            low = candidates & -candidates
-            candidates ^= low
-            p = low.bit_length() - 1
-            if low & bare or lift_fits(masks, p, occ, self.visible):
-                found.append(p)
-                if first_only:
-                    break
+        bare = occ & LEVEL0 & ~covered
+        found = occ & ~done & bare
+        others = occ & ~pinned & ~done & ~bare          # not pinned, not just placed
+        while others:
+            low = others & -others
+            others ^= low
+            if lift_fits(masks, low.bit_length() - 1, occ, self.visible):
+                found |= low
         return found
 
     def can_remove(self, masks, occ: int, done: int) -> bool:
@@ -616,8 +696,15 @@ rule, hidden or cut ones too.
         return found
 
     def _find_options(self, masks, placed):
-        """:meth:`options`, worked out: each placement that obeys the rules, kept
-        if a quick proof or else the search finds the rest of the turn."""
+        """:meth:`options`, worked out (:meth:`option_masks` as a list)."""
+        due, offered = self.option_masks(masks, placed)
+        return tuple((c, p) for c, points in zip(due, offered) for p in points_in(points))
+
+    def option_masks(self, masks, placed):
+        """``(due, offered)``: the colours still due and, for each, the mask of the
+        points where it is offered (:meth:`options` is them colour by colour,
+        each mask lowest point first). Each placement that obeys the rules is
+        kept if a quick proof or else the search finds the rest of the turn."""
         occ = masks[0] | masks[1] | masks[2]
         playable = playable_bits(occ)
         spots = playable
@@ -636,11 +723,15 @@ rule, hidden or cut ones too.
         if not occ & ~done:
             bare = -1                          # the opening turn: nothing to take
         roomy = ALL_MASK.bit_count() - occ.bit_count() > len(due)   # no filling up
+        proved = [0] * len(due)
+        if roomy and not placed and len(due) == 3:
+            proved = _first_proved(fitting, bare)
         first = placed[0] if placed else -1
-        found = []
+        offered = []
         for i, colour in enumerate(due):
             others = fitting[:i] + fitting[i + 1:]
-            points = fitting[i]
+            legal = proved[i]
+            points = fitting[i] & ~legal
             while points:
                 low = points & -points
                 points ^= low
@@ -649,15 +740,7 @@ rule, hidden or cut ones too.
                 # the search): the others next to this ball and a bare board ball
                 # under none of them.
                 if roomy:
-                    if not placed:
-                        near = NEAR[p]
-                        if len(others) == 2:
-                            a, b = others[0] & near, others[1] & near
-                            if a and b and (a | b) & ((a | b) - 1) \
-                                    and bare & ~_SUPPORTS_NEAR[p]:
-                                found.append((colour, p))
-                                continue
-                    elif len(placed) == 1:
+                    if len(placed) == 1:
                         spread = third_spots(first, p)
                         if others:
                             if not raised(playable, occ | low, p) & spread:
@@ -665,20 +748,21 @@ rule, hidden or cut ones too.
                             b = others[0] & spread & ~low
                             if b and bare & ~SUPPORT_MASK[p] & ~SUPPORT_MASK[
                                     (b & -b).bit_length() - 1]:
-                                found.append((colour, p))
+                                legal |= low
                                 continue
-                    elif bare & ~SUPPORT_MASK[p]:
-                        found.append((colour, p))
+                    elif placed and bare & ~SUPPORT_MASK[p]:
+                        legal |= low
                         continue
                 if self._surely_finishes(masks, occ, placed, p, others,
                                          due[:i] + due[i + 1:]):
-                    found.append((colour, p))
+                    legal |= low
                     continue
                 j = colour - 1
                 if self._search(masks[:j] + (masks[j] | low,) + masks[j + 1:], occ | low,
                                 placed + (p,), done | low, due[:i] + due[i + 1:]):
-                    found.append((colour, p))
-        return tuple(found)
+                    legal |= low
+            offered.append(legal)
+        return due, offered
 
     def _surely_finishes(self, masks, occ, placed, p, others, colours) -> bool:
         """A quick proof that the turn can be finished once a ball goes to p, or
@@ -744,24 +828,26 @@ rule, hidden or cut ones too.
     def random_playout(self, state, rng):
         """Same games as the generic loop, on raw masks: the same placements,
         removals and turn checks as ``legal_moves`` and ``apply``, no state
-        built until the end."""
+        built until the end. The actions are kept as masks (placements by
+        colour, in the order of ``legal_moves``), and the drawn one is found
+        in them (:func:`~shibumi.bits.nth_point`) without listing them."""
         if state.result is not None:
             return state
         rnd = rng.random
         masks, placed = self.masks(state), state.placed
         mover, ply, last = state.to_move, state.ply, state.last
-        options = None                                      # placements, when known
+        offered = None                                      # placements, when known
         while True:
             if placed and not self.due(masks, placed):          # take a ball away
-                choices = self.removals(masks, placed)
-                p = choices[int(rnd() * len(choices))]
+                choices = self.removal_mask(masks, placed)
+                p = nth_point(choices, int(rnd() * choices.bit_count()))
                 masks = tuple(lift(masks, p, masks[0] | masks[1] | masks[2])[0])
                 last, ply, placed, mover = REMOVE_MOVES[p], ply + 1, (), 1 - mover
             else:
-                if options is None:
-                    options = self._find_options(masks, placed)
-                c, p = options[int(rnd() * len(options))]
-                options = None
+                if offered is None:
+                    offered = self.option_masks(masks, placed)
+                c, p = _nth_option(offered, rnd)
+                offered = None
                 masks = masks[:c - 1] + (masks[c - 1] | 1 << p,) + masks[c:]
                 last, ply, placed = PLACE_MOVES[c][p], ply + 1, placed + (p,)
                 if masks[0] | masks[1] | masks[2] == ALL_MASK:
@@ -770,8 +856,8 @@ rule, hidden or cut ones too.
                 if self.due(masks, placed) or not self.opening(masks, placed):
                     continue
                 placed, mover = (), 1 - mover                   # the opening turn ends
-            options = self._find_options(masks, ())         # a whole turn, or a loss
-            if not options:
+            offered = self.option_masks(masks, ())          # a whole turn, or a loss
+            if not any(offered[1]):
                 return SpawnState(Position.from_masks(*masks), mover, Outcome(
                     (1 - mover,), f"{self.player_name(mover)} cannot play a whole turn"),
                     last, ply)
