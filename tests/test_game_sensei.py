@@ -250,6 +250,73 @@ def test_fast_playouts_play_the_rules_games_with_every_option(params):
     check_playouts("sensei", games=100, **params)
 
 
+#: Positions a wall away from anti-game, White's to play and one of Black's: random
+#: games from them end by anti-game often, where games from the start seldom do.
+NEAR_WALLS = ["......./......./B....../.BBB*BBB/.WW..../......./W..W*WWW 1",
+              "......W/......./......./BBBB*BBB/WWW..../......./...W*WW. 1",
+              "......./......./......./BBBB*BBB/WW...../......./..WW*WWW 1",
+              "B..B*BBB/......./.BB..../.WWW*WWW/W....../......./....... 2"]
+
+
+@pytest.mark.parametrize("mode", ["arashi", "shizukana"])
+def test_fast_playouts_play_the_rules_games_near_walls(mode):
+    """The playout's quick anti-game looks (a watched stone with a clear file, the
+    count of contacts) never skip an anti-game the rules find."""
+    from shibumi.game import Game
+    game = load("sensei", mode=mode)
+    anti = 0
+    for text in NEAR_WALLS:
+        start = game.parse_state(text)
+        for seed in range(60):
+            state, walk = start, random.Random(seed)
+            for _ in range(seed % 4):                # some from along a game, mid-turn
+                if not game.is_terminal(state):
+                    state = game.random_step(state, walk)
+            fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+            fast = game.random_playout(state, fast_rng)
+            assert fast == Game.random_playout(game, state, slow_rng), (text, seed)
+            assert fast_rng.getstate() == slow_rng.getstate()
+            anti += "anti-game" in fast.result.reason
+    assert anti >= 20                                # the looks were put to the test
+
+
+def test_playout_lanes_list_the_moves_in_the_rules_order():
+    """In the playout's copies of the board, a stone's moves and the character's
+    targets, read bit by bit, are stone_targets and sight in their order."""
+    from shibumi.games.sensei import (ALL_LANES, ALL_SIGHT, BOARD, FRONT, SIGHT_CELL,
+                                      SIGHT_LANES, _in_lanes, _in_sight_lanes, sight,
+                                      stone_targets)
+    from shibumi.grid import GridPosition
+    cell_of = {}                                     # a bit of the stone copies: its cell
+    for p in range(49):
+        lanes = SIGHT_LANES[p] & ALL_LANES
+        while lanes:
+            cell_of[(lanes & -lanes).bit_length() - 1] = p
+            lanes &= lanes - 1
+    rng = random.Random(5)
+    for _ in range(2000):
+        cells = rng.sample(range(49), 19)
+        own, other = (sum(1 << c for c in part) for part in (cells[:7], cells[7:14]))
+        chasms = sum(1 << c for c in cells[14:]) if rng.random() < 0.3 else 0
+        position = GridPosition(BOARD, (own, other), chasms=chasms)
+        empty = ALL_LANES ^ _in_lanes(own | other | chasms)
+        p = cells[0]
+        for slide in (True, False):
+            reach = empty & ~(empty + FRONT[p]) if slide else empty & FRONT[p]
+            listed = []
+            while reach:
+                listed.append(cell_of[(reach & -reach).bit_length() - 1])
+                reach &= reach - 1
+            assert listed == stone_targets(position, p, slide)
+        view = ALL_SIGHT ^ _in_sight_lanes(other)
+        seen = _in_sight_lanes(own) & view & ~(view + (SIGHT_LANES[p] << 1))
+        listed = []
+        while seen:
+            listed.append(SIGHT_CELL[(seen & -seen).bit_length() - 1])
+            seen &= seen - 1
+        assert listed == sight(p, own, other)
+
+
 def test_walled_agrees_with_the_plain_walk():
     """The quick look straight ahead never changes the answer of the full walk."""
     from shibumi.games.sensei import ALL, GOAL, reachable, walled

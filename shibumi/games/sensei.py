@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from bisect import insort
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
@@ -132,6 +134,33 @@ def walled(own: int, other: int, chasms: int, player: int) -> bool:
     return not reachable(own, free) & GOAL[player]
 
 
+def _file_ahead(p: int, player: int) -> int:
+    rank, file = divmod(p, N)
+    span = range(rank + 1, N) if player == 0 else range(rank)
+    return sum(1 << (r * N + file) for r in span)
+
+
+#: FILE_AHEAD[player][p]: the cells of p's file beyond p toward the player's goal.
+FILE_AHEAD = tuple(tuple(_file_ahead(p, player) for p in range(N * N)) for player in (0, 1))
+
+
+def _watch(watch: list, player: int, own: int, blockers: int) -> int:
+    """Look for a stone of the player with none of ``blockers`` on its file ahead:
+    while it stands and the file stays clear, the player is not walled off.  Kept
+    in ``watch[player]`` (its bit, 0 for none) and ``watch[player + 2]`` (its file
+    ahead, returned; -1 for none: the player may be walled)."""
+    ahead = FILE_AHEAD[player]
+    while own:
+        # Nearest the goal first: the shorter the file, the likelier it is clear.
+        p = own.bit_length() - 1 if player == 0 else (own & -own).bit_length() - 1
+        if not ahead[p] & blockers:
+            watch[player], watch[player + 2] = 1 << p, ahead[p]
+            return ahead[p]
+        own ^= 1 << p
+    watch[player], watch[player + 2] = 0, -1
+    return -1
+
+
 def verdict(stones, characters: int, chasms: int, mover: int) -> tuple[int, bool] | None:
     """The end after an action by ``mover``, on masks: (winner, True) for a character
     home, (winner, False) for anti-game, else None (see :meth:`Sensei.judge`)."""
@@ -211,6 +240,84 @@ class TargetTable:
 #: The shared tables of the two modes.
 TARGETS = {True: TargetTable(True), False: TargetTable(False)}
 
+#: The playout sees the board in four copies, one per direction of a stone move in
+#: the rules' order (north, east, south, west), each turned so that its direction
+#: runs along a row toward higher bits: east as it is, west mirrored, north and
+#: south transposed.  A copy's rows are 8 bits, the last always clear, and copies
+#: stand 64 bits apart.  Then ``empty + (stones << 1)`` carries through each run of
+#: empty cells in front of a stone and stops at the clear bit that ends it, so
+#: ``empty & ~(empty + (stones << 1))`` is every slide of every stone at once, each
+#: stone's moves in the order of ``legal_moves`` (copy by copy, nearest first).
+LANE, ROW = 64, 8
+
+
+def _lanes(p: int) -> int:
+    rank, file = divmod(p, N)
+    last = N - 1
+    places = (ROW * file + rank, ROW * rank + file,                 # north, east
+              ROW * file + last - rank, ROW * rank + last - file)   # south, west
+    return sum(1 << (LANE * i + place) for i, place in enumerate(places))
+
+
+#: LANES[p]: cell p in the four copies; FRONT[p]: the cells in front of p there.
+LANES = tuple(_lanes(p) for p in range(N * N))
+FRONT = tuple(lanes << 1 for lanes in LANES)
+#: The four copies' masks, in order.
+LANE_MASKS = tuple(((1 << LANE) - 1) << (LANE * i) for i in range(4))
+ALL_LANES = sum(LANES)
+
+
+#: The character's sight the same way, in eight copies in the order of its rays
+#: (north, east, south, west, north-east, south-east, south-west, north-west): the
+#: four above, then the diagonals as rows of 8 bits (13 of them; copies 104 bits
+#: apart).  With ``open`` every cell but the opponent's stones, ``open & ~(open +
+#: (character << 1))`` is all it sees, and its targets come copy by copy, nearest
+#: first, as the bits of a mask do: the k-th target is the k-th bit.
+DIAGONAL = 13 * ROW
+
+
+def _sight_lanes(p: int) -> int:
+    rank, file = divmod(p, N)
+    last = N - 1
+    up, down = file - rank + last, file + rank                      # its diagonals' rows
+    places = (ROW * up + rank, ROW * down + file,                   # north-east, south-east
+              ROW * up + last - rank, ROW * down + last - file)     # south-west, north-west
+    return _lanes(p) + sum(1 << (4 * LANE + DIAGONAL * i + place)
+                           for i, place in enumerate(places))
+
+
+#: SIGHT_LANES[p]: cell p in the eight copies; SIGHT_CELL[i]: the cell of bit i.
+SIGHT_LANES = tuple(_sight_lanes(p) for p in range(N * N))
+SIGHT_CELL = [None] * (4 * LANE + 4 * DIAGONAL)
+for _p, _mask in enumerate(SIGHT_LANES):
+    while _mask:
+        SIGHT_CELL[(_mask & -_mask).bit_length() - 1] = _p
+        _mask &= _mask - 1
+SIGHT_CELL = tuple(SIGHT_CELL)
+ALL_SIGHT = sum(SIGHT_LANES)
+
+
+# A playout starts by putting its position in the copies: cached, as the searches
+# start many playouts from the same few sets of stones.
+@lru_cache(maxsize=1 << 12)
+def _cells_of(mask: int) -> tuple[int, ...]:
+    """The cells of a mask, in order."""
+    cells = []
+    while mask:
+        cells.append((mask & -mask).bit_length() - 1)
+        mask &= mask - 1
+    return tuple(cells)
+
+
+@lru_cache(maxsize=1 << 12)
+def _in_lanes(mask: int) -> int:
+    return sum(LANES[p] for p in _cells_of(mask))
+
+
+@lru_cache(maxsize=1 << 12)
+def _in_sight_lanes(mask: int) -> int:
+    return sum(SIGHT_LANES[p] for p in _cells_of(mask))
+
 
 def stone_targets(position: GridPosition, p: int, slide: bool) -> list[int]:
     """Where the stone on p may go: along a row or column, stopped by any stone
@@ -256,18 +363,6 @@ def sight(at: int, own: int, other: int) -> list[int]:
             if seen & mask:
                 out += [q for q in cells if seen >> q & 1]
     return out
-
-
-def nth_in_sight(at: int, seen: int, k: int) -> int:
-    """The k-th cell of ``sight`` when ``seen`` is the own stones it sees."""
-    for mask, _, cells in QUEEN_RAYS[at]:
-        here = seen & mask
-        if here:
-            c = here.bit_count()
-            if k < c:
-                return [q for q in cells if here >> q & 1][k]
-            k -= c
-    raise IndexError(k)
 
 
 def character_targets(position: GridPosition, player: int) -> list[int]:
@@ -428,35 +523,31 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
         return moves
 
     def apply(self, state, move: Move) -> SenseiState:
-        me = state.to_move
-        state = dataclasses.replace(state, played=state.played + 1)
+        # One new state, built directly (the search applies a move every iteration).
+        me, moves, carried, turn = state.to_move, state.moves, state.carried, state.turn
+        position, played = state.position, state.played + 1
         if move.kind == PASS:
-            return self._end_turn(dataclasses.replace(state, last=move))
-        position = state.position
+            return self._end_turn(position, me, move, turn, played)
         bit, to = 1 << move.point, 1 << move.target
-        stones = list(position.stones[1:])
         if position.characters & bit:
             position = position.replace(characters=position.characters ^ bit ^ to)
-            state = dataclasses.replace(state, position=position, carried=True, last=move)
+            carried = True
         else:
+            stones = list(position.stones[1:])
             stones[me] ^= bit | to
             position = position.replace(stones=stones)
-            state = dataclasses.replace(state, position=position, moves=state.moves + 1,
-                                        last=move)
+            moves += 1
         result = self.judge(position, me)
-        if result is not None:
-            return dataclasses.replace(state, result=result)
-        if state.moves == STONE_MOVES and state.carried:
-            return self._end_turn(state)
-        return state
+        if result is None and moves == STONE_MOVES and carried:
+            return self._end_turn(position, me, move, turn, played)
+        return SenseiState(position, me, result, move, moves, carried, turn, played)
 
-    def _end_turn(self, state) -> SenseiState:
-        turn = state.turn + 1
+    def _end_turn(self, position, me: int, last: Move, turn: int, played: int) -> SenseiState:
+        turn += 1
         result = None
         if turn >= self.turn_limit:
             result = Outcome((), f"{turn} turns were played")
-        return dataclasses.replace(state, to_move=1 - state.to_move, moves=0, carried=False,
-                                   turn=turn, result=result)
+        return SenseiState(position, 1 - me, result, last, 0, False, turn, played)
 
     def judge(self, position: GridPosition, mover: int) -> Outcome | None:
         """The end after an action by ``mover``: a character home, else anti-game."""
@@ -485,79 +576,162 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
     def random_playout(self, state, rng: random.Random) -> SenseiState:
         """Uniformly random actions to the end on bare masks: the choices of
         ``legal_moves`` in its order, one ``rng.random()`` each, and the end of
-        :func:`verdict`, so the very games of the generic loop."""
+        :func:`verdict`, so the very games of the generic loop.
+
+        The moves are counted, not listed: every stone move at once in the copies
+        of LANES, the character's in those of SIGHT_LANES; then the k-th is found
+        stone by stone (or bit by bit).  The anti-game test runs in full only when
+        its quick looks (see :func:`_watch`) cannot rule it out."""
         if state.result is not None:
             return state
-        rnd, limit = rng.random, self.turn_limit
-        known, near, table = self.targets.known, self.targets.near, self.targets
-        sights = _SIGHT
+        rnd, limit, slide = rng.random, self.turn_limit, self.slide
+        north_lane, east_lane, south_lane = LANE_MASKS[:3]
         position = state.position
         stones = [position.stones[1], position.stones[2]]
         chars, chasms = position.characters, position.chasms
+        # Each player's stones free to move (no character on them), as sorted cells
+        # and in the copies of LANES, and the empty cells there.
+        free = [list(_cells_of(stones[0] & ~chars)), list(_cells_of(stones[1] & ~chars))]
+        lanes = [_in_lanes(stones[0] & ~chars), _in_lanes(stones[1] & ~chars)]
+        empty = ALL_LANES ^ _in_lanes(stones[0] | stones[1] | chasms)
+        sighted = [_in_sight_lanes(stones[0]), _in_sight_lanes(stones[1])]
+        watch = [0, 0, 0, 0]                           # see _watch
         me, moves, carried = state.to_move, state.moves, state.carried
-        turn, played, last = state.turn, state.played, state.last
+        turn, played = state.turn, state.played
+        p = q = -1                                     # the last action; p < 0: a pass
         # Once verdict() has found nothing, an action can change only part of it: a
         # stone move the anti-game test (no character moved, nor a character's
         # stone), a character move only its own goal test (no stone moved).
-        clean = False
-        while True:
-            own, other = stones[me], stones[1 - me]
-            listed = []                                # the stone moves, in order
-            if moves < STONE_MOVES:
-                stop = own | other | chasms
-                free = own & ~chars
-                while free:
-                    low = free & -free
-                    free ^= low
-                    p = low.bit_length() - 1
-                    row = known[p].get(stop & near[p])
-                    listed += row if row is not None else table.get(p, stop)
-            n = stone_moves = len(listed)
+        clean = ended = False
+        while True:                                    # a turn, or what is left of it
+            you = 1 - me
+            own, other, mine, free4 = stones[me], stones[you], free[me], lanes[me]
+            own8 = sighted[me]
+            my_goal = GOAL[me]
+            # No opponent stone moves in a turn: the character's sight holds, and
+            # so do the files ahead of our watched stone.
+            at = (chars & own).bit_length() - 1
             if not carried:
-                at = (chars & own).bit_length() - 1
-                seen = sights.get(at | (other & QUEEN[at]) << 6)
-                seen = own & (seen if seen is not None else _visible(at, other))
-                n += seen.bit_count()
-            k = int(rnd() * (n + 1 if moves or carried or not n else n))
-            played += 1
-            if k == n:                                 # pass: the turn ends
-                last, moves, carried = END_TURN, 0, False
-                turn, me = turn + 1, 1 - me
-                if turn >= limit:
+                view = ALL_SIGHT ^ sighted[you]
+                view &= ~(view + (SIGHT_LANES[at] << 1))
+            my_stone = watch[me] if watch[me] & own and not watch[me + 2] & other else 0
+            your_ahead = watch[you + 2] if watch[you] & other else -1
+            my_none = your_none = False                # a look this turn found none
+            while True:
+                n = stone_moves = 0
+                if moves < STONE_MOVES:                # every stone move, as in LANES
+                    if slide:
+                        n = stone_moves = (empty & ~(empty + (free4 << 1))).bit_count()
+                    else:
+                        n = stone_moves = (empty & free4 << 1).bit_count()
+                if not carried:
+                    seen = own8 & view
+                    n += seen.bit_count()
+                k = int(rnd() * (n + 1 if moves or carried or not n else n))
+                played += 1
+                if k == n:                             # pass: the turn ends
+                    p = -1
                     break
-                continue
-            if k < stone_moves:                        # a stone: anti-game may change
-                last = listed[k]
-                stones[me] = own = own ^ (1 << last.point | 1 << last.target)
-                moves += 1
-                if not clean:
-                    if verdict(stones, chars, chasms, me) is not None:
+                if k < stone_moves:                    # a stone: anti-game may change
+                    # The k-th move, stone by stone from the nearer end of the list.
+                    if k + k < stone_moves:
+                        for p in mine:
+                            reach = empty & ~(empty + FRONT[p]) if slide else empty & FRONT[p]
+                            c = reach.bit_count()
+                            if k < c:
+                                break
+                            k -= c
+                    else:
+                        k = stone_moves - 1 - k
+                        for p in reversed(mine):
+                            reach = empty & ~(empty + FRONT[p]) if slide else empty & FRONT[p]
+                            c = reach.bit_count()
+                            if k < c:
+                                k = c - 1 - k
+                                break
+                            k -= c
+                    # Its target: copy by copy, k cells along the direction's run.
+                    c = (reach & north_lane).bit_count()
+                    if k < c:
+                        q = p + N * (k + 1)
+                    else:
+                        k -= c
+                        c = (reach & east_lane).bit_count()
+                        if k < c:
+                            q = p + k + 1
+                        else:
+                            k -= c
+                            c = (reach & south_lane).bit_count()
+                            q = p - N * (k + 1) if k < c else p - (k - c) - 1
+                    mine.remove(p)
+                    insort(mine, q)
+                    own ^= 1 << p | 1 << q
+                    own8 ^= SIGHT_LANES[p] | SIGHT_LANES[q]
+                    moved = LANES[p] | LANES[q]
+                    free4 ^= moved
+                    empty ^= moved
+                    moves += 1
+                    # A player is not walled off while a watched stone of theirs has
+                    # its file clear to the goal, nor with fewer than three contacts;
+                    # verdict() looks when neither is sure, or on the first action.
+                    doubt = not clean
+                    if your_ahead & own:
+                        # After a look that found none, only the stones behind the
+                        # cell we left can have had their file cleared.
+                        if not your_none or other & FILE_AHEAD[me][p]:
+                            your_ahead = _watch(watch, you, other, own | chasms)
+                            your_none = your_ahead < 0
+                        doubt |= your_none and (other & _spread(own)).bit_count() \
+                            >= CONTACTS
+                    if not my_stone & own:
+                        if not my_none:
+                            _watch(watch, me, own, other | chasms)
+                            my_stone = watch[me]
+                            my_none = not my_stone
+                        elif not FILE_AHEAD[me][q] & (other | chasms):   # only q is new
+                            my_stone, my_none = 1 << q, False
+                            watch[me], watch[me + 2] = my_stone, FILE_AHEAD[me][q]
+                        doubt |= my_none and (own & _spread(other)).bit_count() \
+                            >= CONTACTS
+                    if doubt:
+                        stones[me] = own
+                        if verdict(stones, chars, chasms, me) is not None:
+                            ended = True
+                            break
+                else:                                  # the character: only a goal may
+                    k -= stone_moves                   # its k-th target, bit by bit
+                    while k:
+                        seen &= seen - 1
+                        k -= 1
+                    p, q = at, SIGHT_CELL[(seen & -seen).bit_length() - 1]
+                    chars ^= 1 << p | 1 << q
+                    free4 ^= LANES[p] | LANES[q]
+                    mine.remove(q)
+                    insort(mine, p)
+                    carried = True
+                    if not clean:
+                        stones[me] = own
+                        if verdict(stones, chars, chasms, me) is not None:
+                            ended = True
+                            break
+                    elif my_goal >> q & 1:             # the mover's character home
+                        ended = True
                         break
-                elif ((other & _spread(own)).bit_count() >= CONTACTS
-                      and walled(other, own, chasms, 1 - me)) \
-                        or ((own & _spread(other)).bit_count() >= CONTACTS
-                            and walled(own, other, chasms, me)):
-                    break                              # anti-game, as verdict() orders it
-            else:                                      # the character: only a goal may
-                q = nth_in_sight(at, seen, k - stone_moves)
-                chars ^= 1 << at | 1 << q
-                carried = True
-                last = MOVES[at][q]
-                if not clean:
-                    if verdict(stones, chars, chasms, me) is not None:
-                        break
-                elif GOAL[me] >> q & 1:                # the mover's character home
+                clean = True
+                if moves == STONE_MOVES and carried:   # all three actions made
                     break
-            clean = True
-            if moves == STONE_MOVES and carried:       # all three actions made
-                moves, carried, turn, me = 0, False, turn + 1, 1 - me
-                if turn >= limit:
-                    break
+            stones[me], lanes[me], sighted[me] = own, free4, own8
+            if ended:
+                break
+            moves, carried, turn, me = 0, False, turn + 1, you
+            if turn >= limit:
+                break
         position = GridPosition(BOARD, stones, characters=chars, chasms=chasms)
         if turn >= limit:
             result = Outcome((), f"{turn} turns were played")
         else:
             result = self.judge(position, me)
+        last = END_TURN if p < 0 else MOVES[p][q]
         return SenseiState(position, me, result, last, moves, carried, turn, played)
 
     # -- text, symmetry, status ------------------------------------------------
