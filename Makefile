@@ -6,6 +6,8 @@
 #   make test-slow    the exhaustive / long checks (pytest -m slow)
 #   make bench        benchmarks/bench.py: every game's playouts and MCTS speed
 #   make bench-browser  benchmarks/browser.py: the board in chromium (start-up, AI reply, speed)
+#   make strong-play  regenerate the chapters' table of MCTS-against-MCTS results (slow)
+#                     (only some games: make strong-play STRONG_ARGS="--only spline,span")
 #   make book         build the rule book into _build/html, warnings are errors
 #   make serve        build the book if needed and serve it (static files) on http://127.0.0.1:8000/ (PORT=...)
 #   make chromium     install Debian's chromium for the browser tests if it is missing
@@ -39,6 +41,7 @@ PIP_QUIET ?= -qq
 
 PYTEST_ARGS ?=
 BENCH_ARGS ?=
+STRONG_ARGS ?=
 PORT ?= 8000
 
 # One build at a time: two at once on a stale book collide in the notebook cache,
@@ -48,16 +51,16 @@ BOOK_BUILD := mkdir -p _build && flock _build/.lock sh -c '$(VPY) tools/pack_eng
   $(VENV)/bin/jupyter-book build . --all -W -n --keep-going' 
 BOOK_INDEX := _build/html/index.html
 BOOK_SOURCES := _config.yml _toc.yml tools/pack_engine.py $(shell find book notebooks -type f -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
-ENGINE_SOURCES := $(shell find shibumi -name '*.py' 2>/dev/null)
+ENGINE_SOURCES := $(shell find shibumi -name '*.py' -o -name '*.json' 2>/dev/null)
 # The widget JavaScript and MathJax, from the npm registry (tools/fetch_js.py).
 VENDOR_STAMP := _vendor/.stamp
 CHROMIUM := /usr/bin/chromium
 # The notebooks' cached outputs are keyed on their code only: when the engine
 # changes, drop the cache so every page runs again.
-DROP_STALE_CACHE = if [ -d _build/.jupyter_cache ] && [ -n "$$(find shibumi -name '*.py' -newer _build/.jupyter_cache)" ]; then \
+DROP_STALE_CACHE = if [ -d _build/.jupyter_cache ] && [ -n "$$(find shibumi \( -name '*.py' -o -name '*.json' \) -newer _build/.jupyter_cache)" ]; then \
   echo "engine changed since the last build: executing every page again"; rm -rf _build/.jupyter_cache; fi
 
-.PHONY: help venv test test-slow bench bench-browser book serve chromium lock check-pins clean distclean
+.PHONY: help venv test test-slow bench bench-browser strong-play book serve chromium lock check-pins clean distclean
 
 help:
 	@sed -n 's/^#   //p' $(firstword $(MAKEFILE_LIST))
@@ -96,6 +99,11 @@ bench: $(STAMP)
 
 bench-browser: $(STAMP) $(BOOK_INDEX) chromium
 	$(VPY) benchmarks/browser.py $(BENCH_ARGS)
+
+# The chapters' "first player under search" table (shibumi/book/strong_play.json):
+# MCTS against MCTS in every contested game, about an hour on two cores.
+strong-play: $(STAMP)
+	$(VPY) -m shibumi.book.strong_play $(STRONG_ARGS)
 
 $(VENDOR_STAMP): tools/fetch_js.py tools/widgets/require-config.js
 	python3 tools/fetch_js.py

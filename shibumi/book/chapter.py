@@ -431,7 +431,19 @@ class Chapter:
                                    f"mean {sum(stats.lengths) / stats.games:.1f}"))
         rows.append(("Choices per decision", f"{stats.overall_branching():.1f} on average, "
                                              f"{stats.branching[0][0]} at the first"))
+        searched = self._first_player_searched()
+        if searched is not None:
+            rows.append(searched)
         return facts_html(rows, "shibumi-numbers")
+
+    def _first_player_searched(self):
+        """The row on the first player when both sides search (the stored table of
+        :mod:`shibumi.book.strong_play`), for the game with its default options."""
+        from .strong_play import first_player_row
+
+        if self.game.params != load(self.info.name).params:
+            return None
+        return first_player_row(self.info.name)
 
     def _numbers_figure(self, stats) -> None:
         import matplotlib.pyplot as plt
