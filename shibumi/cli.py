@@ -111,23 +111,37 @@ def _cmd_solve(args) -> None:
     if args.game == "spuzzle":
         _solve_spuzzle(args)
         return
+    unit = "class"
     if args.game == "span":
         from .maths.span_solve import solve_span as solve
-    else:
+    elif args.game == "spline":
         from .maths.solve import solve_spline as solve
-    result = solve(progress=_progress_bar(not args.json, "first moves", "class"))
+    else:                                   # spodd, sparro, sponnect
+        from .maths.placement_solve import SOLVERS
+        solve, unit = SOLVERS[args.game], "move"
+    result = solve(progress=_progress_bar(not args.json, "first moves", unit))
     if args.json:
         keys = ("winner", "length", "winning_first_moves", "score", "principal_variation",
                 "nodes", "seconds")
         print(json.dumps({k: result[k] for k in keys if k in result}))
         return
     who = {0: "nobody (a draw)", 1: "White (player 1)", 2: "Black (player 2)"}[result["winner"]]
-    print(f"{args.game.capitalize()} under perfect play: {who} wins; the game ends with ball "
-          f"{result['length']}.")
+    if result["length"] is None:
+        ends = ""
+    elif args.game in _SOLVE_UNITS:
+        ends = f"; the game lasts {result['length']} {_SOLVE_UNITS[args.game]}"
+    else:
+        ends = f"; the game ends with ball {result['length']}"
+    print(f"{args.game.capitalize()} under perfect play: {who} wins{ends}.")
     if "winning_first_moves" in result:
-        print("Winning first moves: " + (" ".join(result["winning_first_moves"]) or "none"))
+        sep = ", " if any(" " in m for m in result["winning_first_moves"]) else " "
+        print("Winning first moves: " + (sep.join(result["winning_first_moves"]) or "none"))
     print("Principal variation: " + " ".join(result["principal_variation"]))
     print(f"({result['nodes']:,} nodes in {result['seconds']:.1f} s)")
+
+
+#: What a solved game's length counts, when it is not the balls on the pyramid.
+_SOLVE_UNITS = {"spodd": "balls", "sparro": "placements", "sponnect": "actions"}
 
 
 def _solve_spuzzle(args) -> None:
@@ -243,7 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_verify)
     p = sub.add_parser("solve", help="solve a game under perfect play")
-    p.add_argument("game", choices=["spline", "span", "spuzzle"])
+    p.add_argument("game", choices=["spline", "span", "spuzzle", "spodd", "sparro",
+                                    "sponnect"])
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_cmd_solve)
     p = sub.add_parser("arena", help="AI-versus-AI matches with the seats rotated")

@@ -160,3 +160,36 @@ def test_solve_span_json():
     assert data["winner"] == 1 and data["length"] == 13
     assert sorted(data["winning_first_moves"]) == ["c3.0", "c5.0", "e3.0", "e5.0"]
     assert len(data["principal_variation"]) == 13
+
+
+def test_solve_spodd_json():
+    """Spodd: White wins; every game fills the pyramid, 28 balls placed."""
+    proc = run("solve", "spodd", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["winner"] == 1 and data["length"] == 28
+    assert "Wc1 Bc3.0" in data["winning_first_moves"]
+    assert len(data["winning_first_moves"]) == 8 and len(data["principal_variation"]) == 28
+
+
+def test_solve_text_for_the_placement_games(capsys, monkeypatch):
+    """The text report of a placement game's solution (the solver stubbed: the
+    real solves are in tests/test_maths_placement_solve.py)."""
+    from shibumi.maths import placement_solve
+    canned = {"winner": 1, "length": None, "winning_first_moves": ["c1", "pass"],
+              "principal_variation": ["c1", "a1"], "nodes": 5, "seconds": 0.1}
+    monkeypatch.setitem(placement_solve.SOLVERS, "sponnect", lambda progress=None: canned)
+    assert main(["solve", "sponnect"]) == 0
+    out = capsys.readouterr().out
+    assert "Sponnect under perfect play: White (player 1) wins." in out
+    assert "Winning first moves: c1 pass" in out
+    monkeypatch.setitem(placement_solve.SOLVERS, "sparro",
+                        lambda progress=None: dict(canned, length=24))
+    assert main(["solve", "sparro", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["length"] == 24
+
+
+def test_solve_refuses_an_unsolved_game_in_one_line():
+    proc = run("solve", "spava")
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.count("\n") == 1 and "invalid choice: 'spava'" in proc.stderr
