@@ -121,6 +121,26 @@ def playable_cached(occupied: int) -> int:
     return mask
 
 
+_PLAYABLE_POINTS: dict[int, tuple[int, ...]] = {}
+
+
+def playable_points_cached(occupied: int) -> tuple[int, ...]:
+    """The playable points of an occupancy in increasing order, as a tuple:
+    ``points_in(playable_of(occupied))``, memoised and bounded as
+    :func:`playable_cached`.  Placement playouts list them at every step, and a
+    miss costs a third of building them through ``playable_mask``.
+
+    >>> playable_points_cached(0xFFFF) == tuple(range(16, 25))
+    True
+    """
+    pts = _PLAYABLE_POINTS.get(occupied)
+    if pts is None:
+        if len(_PLAYABLE_POINTS) > 200_000:
+            _PLAYABLE_POINTS.clear()
+        pts = _PLAYABLE_POINTS[occupied] = points_in(playable_of(occupied))
+    return pts
+
+
 #: For each point, (bit, platform) of each point resting on it: its bit and its four supports.
 _ABOVE = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in SUPPORTED[p]) for p in range(NUM_POINTS))
 

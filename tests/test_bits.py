@@ -4,7 +4,8 @@ import random
 import pytest
 
 from shibumi.bits import (carried, flood, follow_column, group_mask, hidden_of, lift_ball, links_and_pinned,
-                          neighbour_tables, next_to, nth_point, playable_cached, playable_of, points_in, position_of,
+                          neighbour_tables, next_to, nth_point, playable_cached, playable_of,
+                          playable_points_cached, points_in, position_of,
                           raised, remove_ball, united, unpinned)
 from shibumi.geometry import ALL_MASK, SUPPORTED_MASK, TOUCHING_MASK, points_of
 from shibumi.position import (BLACK, COLOURS, RED, WHITE, Position, group_of, hidden_mask,
@@ -59,6 +60,8 @@ def test_playable_of_and_its_memo_are_playable_mask():
         assert playable_of(m) == playable_mask(m)
         assert playable_cached(m) == playable_mask(m)
         assert playable_cached(m) == playable_mask(m)   # from the memo
+        for _ in range(2):                              # computed, then from the memo
+            assert playable_points_cached(m) == tuple(points_of(playable_mask(m)))
 
 
 def test_raised_is_what_a_ball_activates():

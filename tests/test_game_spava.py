@@ -40,6 +40,7 @@ def outcome_after(text, to_move, move, **params):
 def test_conformance():
     check_random_games("spava", forbid_losing=True)
     check_playouts("spava", games=100, forbid_losing=True)
+    check_playouts("spava", games=500)
 
 
 def test_newsletter_level1_line_of_three_wins():

@@ -5,6 +5,7 @@ from functools import lru_cache
 import pytest
 
 import shibumi.games.splice  # noqa: F401  (registers the game)
+from conformance import check_playouts
 from shibumi import IllegalMoveError, Move, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import LEVEL, LINES, SUPPORTS
@@ -211,3 +212,8 @@ def test_perft_into_a_blocked_pyramid_against_brute_force(to_move):
     state = load("splice").parse_state(RED_BOARD + f"|WBW/BW./B..|../..|. {to_move}")
     assert state.result is None
     assert perft(load("splice"), 4, state) == _brute_perft(state.position, to_move - 1, 4)
+
+
+def test_fast_playouts_play_the_rules_games():
+    # More seeds than the shared conformance test: red runs out only in long games.
+    check_playouts("splice", games=1000)

@@ -203,3 +203,18 @@ def test_perft_matches_a_hand_count_and_an_independent_brute_force():
     assert counts == PERFT
     assert counts[:2] == [12 + 1, 12 * 12 + 12]
     assert [_brute(CENTRE, False, d) for d in range(1, 6)] == PERFT
+
+
+def test_group_at_is_group_of_along_random_games():
+    # The playout and apply test connections on tabled links (shibumi.bits.flood);
+    # the plain definition walks contacts through Position.
+    from shibumi.games.sponnect import group_at
+    game, rng = load("sponnect"), random.Random(7)
+    for _ in range(60):
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            pos = s.position
+            for mine in (pos.white, pos.black):
+                for p in points_of(mine):
+                    assert group_at(p, mine, pos.occupied) == group_of(p, mine, pos.occupied)
+            s = game.random_step(s, rng)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+from ..bits import playable_points_cached
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import LEVEL, LINES_THROUGH, NUM_POINTS, POINTS, points_of, segments
 from ..notation import Move
-from ..position import BLACK, RED, WHITE
+from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, sole_winner
+from .placement import PLACE_MOVES, sole_winner, uniform_index
 from .spline import sum_lines
 
 COLOURS = (WHITE, BLACK)
@@ -66,6 +69,22 @@ def _decision(mine: int, points: int) -> str | None:
     if any(_short_line(mine, p) for p in pts):
         return LOSS
     return None
+
+
+def _loses(mine: int, point: int) -> bool:
+    """Does `mine`, holding a ball just put at `point`, lose (a short line through
+    it and no full one)?"""
+    return not _full_line(mine, point) and _short_line(mine, point)
+
+
+def own_points(points, mine: int, forbid_losing: bool, red_left: bool):
+    """The points open to a ball of the mover's colour (whose balls are `mine`):
+    all of `points`, or under `forbid_losing` those that do not lose, unless
+    every one loses and no red ball is left (see the notes)."""
+    if not forbid_losing:
+        return points
+    safe = [p for p in points if not _loses(mine | 1 << p, p)]
+    return safe if safe or red_left else points
 
 
 @register
@@ -138,26 +157,15 @@ A full pyramid with neither is a draw.
         if state.result is not None:
             return []
         position = state.position
-        points = playable_points(position.occupied)
+        points = playable_points_cached(position.occupied)
         colour = COLOURS[state.to_move]
         own = PLACE_MOVES[colour]
         red_left = position.red.bit_count() < RED_BALLS
-        if self.params["forbid_losing"]:
-            mine = position.mask(colour)
-            moves = [own[p] for p in points if not self._loses(mine | 1 << p, p)]
-            if not moves and not red_left:
-                # No red ball left and every placement loses: the player must
-                # make one of them (see the notes).
-                moves = [own[p] for p in points]
-        else:
-            moves = [own[p] for p in points]
+        moves = [own[p] for p in own_points(points, position.mask(colour),
+                                            self.params["forbid_losing"], red_left)]
         if red_left:
             moves.extend(PLACE_MOVES[RED][p] for p in points)
         return moves
-
-    @staticmethod
-    def _loses(mine: int, point: int) -> bool:
-        return not _full_line(mine, point) and _short_line(mine, point)
 
     def apply(self, state: State, move: Move) -> State:
         position = state.position.place(move.point, move.colour)
@@ -178,6 +186,42 @@ A full pyramid with neither is a draw.
         if decision == LOSS:
             return Outcome((1 - mover,), f"{name} made a line one ball short, and loses")
         return None
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Same games as the generic loop (the moves of legal_moves in its order,
+        one draw each, the same decision), on raw bit masks."""
+        if state.result is not None:
+            return state
+        pick = uniform_index(rng)
+        forbid = self.params["forbid_losing"]
+        position = state.position
+        masks = [position.white, position.black]
+        red, occ, mover = position.red, position.occupied, state.to_move
+        full = (1 << NUM_POINTS) - 1
+        while True:
+            points = playable_points_cached(occ)
+            red_left = red.bit_count() < RED_BALLS
+            own = own_points(points, masks[mover], forbid, red_left)
+            k = pick(len(own) + len(points) if red_left else len(own))
+            if k < len(own):
+                p = own[k]
+                mine = masks[mover] = masks[mover] | 1 << p
+                occ |= 1 << p
+                # Only the placed ball can decide (the rules' _decision on one point).
+                if _full_line(mine, p) or _short_line(mine, p) or occ == full:
+                    break
+            else:
+                p = points[k - len(own)]
+                red |= 1 << p
+                occ |= 1 << p
+                if occ == full:
+                    break
+            mover ^= 1
+        # The last placement is made again by the rules, which word the outcome.
+        move = PLACE_MOVES[COLOURS[mover] if k < len(own) else RED][p]
+        keep = ~(1 << p)
+        before = Position.from_masks(masks[0] & keep, masks[1] & keep, red & keep)
+        return self.apply(State(before, mover), move)
 
     def winning_points(self, state: State) -> int:
         """The winner's full lines; for a loss, the loser's line one ball short."""

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+from ..bits import playable_points_cached
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import BOARD_MASK, LINE_MASKS, LINES_THROUGH, NUM_POINTS, SUPPORT_MASK
 from ..notation import Move
-from ..position import BLACK, RED, WHITE
+from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, sole_winner
+from .placement import PLACE_MOVES, sole_winner, uniform_index
 
 COLOURS = (WHITE, BLACK)
 #: Red balls in a set: red is offered only while fewer than this are in play.
@@ -18,25 +21,65 @@ RED_BALLS = 16
 def blocked(position) -> bool:
     """No ball can be added: every red ball is in play, the board is full and
     no open platform holds a red ball (the same for both players)."""
-    if position.red.bit_count() < RED_BALLS or position.occupied & BOARD_MASK != BOARD_MASK:
+    return _blocked(position.occupied, position.red)
+
+
+def _blocked(occupied: int, red: int) -> bool:
+    """:func:`blocked` on masks (the playout's form)."""
+    if red.bit_count() < RED_BALLS or occupied & BOARD_MASK != BOARD_MASK:
         return False
-    red = position.red
-    return not any(SUPPORT_MASK[p] & red for p in playable_points(position.occupied))
+    return not any(SUPPORT_MASK[p] & red for p in playable_points_cached(occupied))
+
+
+def own_points(points, red: int):
+    """The points of `points` open to a ball of the mover's colour: board holes,
+    and platforms holding at least one red ball (`points` in increasing order)."""
+    if not points or BOARD_MASK >> points[-1] & 1:   # board holes only (most of a game)
+        return points
+    return [p for p in points if BOARD_MASK >> p & 1 or SUPPORT_MASK[p] & red]
+
+
+def _has_mixed(own: int, red: int, lines) -> bool:
+    """Is one of `lines` full of `own` and `red` balls, with at least one of each?"""
+    allowed = own | red
+    for line in lines:
+        if allowed & line == line and own & line and red & line:
+            return True
+    return False
+
+
+#: What ends the game after a placement (see verdict), in the order the rules check.
+MOVER_LINE, OTHER_LINE, FULL, BLOCKED = 1, 2, 3, 4
+ALL_POINTS = (1 << NUM_POINTS) - 1
+
+
+def verdict(mine: int, theirs: int, red: int, occupied: int, lines=LINE_MASKS) -> int:
+    """The rules' ending after a placement, on masks: MOVER_LINE, OTHER_LINE,
+    FULL, BLOCKED or 0 (play on), with `mine` the mover's balls and `theirs`
+    the opponent's (looking at `lines` only)."""
+    if _has_mixed(mine, red, lines):
+        return MOVER_LINE
+    if _has_mixed(theirs, red, lines):
+        return OTHER_LINE
+    if occupied == ALL_POINTS:
+        return FULL
+    if _blocked(occupied, red):
+        return BLOCKED
+    return 0
 
 
 def mixed_lines(position, colour: int, lines=LINE_MASKS) -> int:
     """The union of `lines` full of `colour` and red balls, with at least one of each."""
-    own, red = position.mask(colour), position.red
-    allowed, out = own | red, 0
+    own, red, out = position.mask(colour), position.red, 0
     for line in lines:
-        if allowed & line == line and own & line and red & line:
+        if _has_mixed(own, red, (line,)):
             out |= line
     return out
 
 
 def mixed_line(position, colour: int, lines=LINE_MASKS) -> bool:
     """Is one of `lines` full of `colour` and red balls, with at least one of each?"""
-    return bool(mixed_lines(position, colour, lines))
+    return _has_mixed(position.mask(colour), position.red, lines)
 
 
 @register
@@ -105,11 +148,10 @@ line when the pyramid is full, or when no ball can be placed any more.
         if state.result is not None:
             return []
         position = state.position
-        points = playable_points(position.occupied)
+        points = playable_points_cached(position.occupied)
         own = PLACE_MOVES[COLOURS[state.to_move]]
         red = position.red
-        moves = [own[p] for p in points
-                 if BOARD_MASK >> p & 1 or SUPPORT_MASK[p] & red]
+        moves = [own[p] for p in own_points(points, red)]
         if red.bit_count() < RED_BALLS:
             moves.extend(PLACE_MOVES[RED][p] for p in points)
         return moves
@@ -121,17 +163,51 @@ line when the pyramid is full, or when no ball can be placed any more.
 
     def result_after(self, position, mover: int, lines=LINE_MASKS) -> Outcome | None:
         """The outcome once `mover` has played (looking at `lines` only)."""
+        return self._outcome(verdict(position.mask(COLOURS[mover]),
+                                     position.mask(COLOURS[1 - mover]),
+                                     position.red, position.occupied, lines), mover)
+
+    def _outcome(self, ending: int, mover: int) -> Outcome | None:
+        """The Outcome a :func:`verdict` stands for."""
+        if not ending:
+            return None
         name = self.player_name(mover)
-        if mixed_line(position, COLOURS[mover], lines):
+        if ending == MOVER_LINE:
             return Outcome((mover,), f"{name} completed a line of their colour and red")
-        if mixed_line(position, COLOURS[1 - mover], lines):
+        if ending == OTHER_LINE:
             other = self.player_name(1 - mover)
             return Outcome((1 - mover,), f"{name}'s red ball completed a line for {other}")
-        if position.occupied.bit_count() == NUM_POINTS:
+        if ending == FULL:
             return Outcome((), "the pyramid is complete")
-        if blocked(position):
-            return Outcome((), "all 16 red balls are in play and no ball can be placed")
-        return None
+        return Outcome((), "all 16 red balls are in play and no ball can be placed")
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Same games as the generic loop (the moves of legal_moves in its order,
+        one draw each, the same verdict), on raw bit masks."""
+        if state.result is not None:
+            return state
+        pick = uniform_index(rng)
+        position = state.position
+        masks = [position.white, position.black]
+        red, occ, mover = position.red, position.occupied, state.to_move
+        while True:
+            points = playable_points_cached(occ)
+            own = own_points(points, red)
+            k = pick(len(own) + len(points) if red.bit_count() < RED_BALLS else len(own))
+            if k < len(own):
+                p = own[k]
+                masks[mover] |= 1 << p
+            else:
+                p = points[k - len(own)]
+                red |= 1 << p
+            occ |= 1 << p
+            ending = verdict(masks[mover], masks[1 - mover], red, occ, LINES_THROUGH[p])
+            if ending:
+                break
+            mover ^= 1
+        colour = COLOURS[mover] if k < len(own) else RED
+        final = Position.from_masks(masks[0], masks[1], red)
+        return State(final, 1 - mover, self._outcome(ending, mover), PLACE_MOVES[colour][p])
 
     def winning_points(self, state: State) -> int:
         """The winner's lines of their colour and red."""

@@ -3,15 +3,31 @@
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 
+from ..bits import flood, links_and_pinned, playable_points_cached
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import NUM_POINTS, points_of
 from ..notation import PASS_MOVE, Move
-from ..position import INTERIOR_REDS, Position, group_of
+from ..position import INTERIOR_REDS, Position
 from ..registry import register
-from .placement import PLACE_MOVES, PLAYER_COLOURS, playable_points, sole_winner
+from .placement import PLACE_MOVES, PLAYER_COLOURS, sole_winner, uniform_index
 from .span import GOALS, joining_groups, joins
+
+
+def group_at(p: int, mine: int, occupied: int) -> int:
+    """The visible group of the ball at `p` within `mine`: ``group_of(p, mine,
+    occupied)``, flooded over the links tabled per occupancy (shibumi.bits)."""
+    return flood(1 << p, mine, links_and_pinned(occupied)[0])
+
+
+def joined_at(p: int, mine: int, occupied: int, player: int) -> bool:
+    """Does the group of the ball at `p` join both of the player's sides?  A group
+    within `mine` can only if `mine` touches both, which saves most floods."""
+    first, second = GOALS[player]
+    return bool(mine & first and mine & second) and joins(group_at(p, mine, occupied), player)
+
 
 @dataclass(frozen=True)
 class SponnectState(State):
@@ -79,13 +95,13 @@ group, so the game cannot end without a winner.
         With ``point``, only the group through that point is looked at.
         """
         mine = position.mask(PLAYER_COLOURS[player])
-        first = GOALS[player][0]
-        starts = [point] if point is not None else points_of(mine & first)
+        if point is not None:
+            return joined_at(point, mine, position.occupied, player)
         seen = 0
-        for p in starts:
+        for p in points_of(mine & GOALS[player][0]):
             if seen >> p & 1:
                 continue
-            group = group_of(p, mine, position.occupied)
+            group = group_at(p, mine, position.occupied)
             if joins(group, player):
                 return True
             seen |= group
@@ -104,7 +120,7 @@ group, so the game cannot end without a winner.
         if state.result is not None:
             return []
         row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
-        moves = [row[p] for p in playable_points(state.position.occupied)]
+        moves = [row[p] for p in playable_points_cached(state.position.occupied)]
         if not state.passed:
             moves.append(PASS_MOVE)
         return moves
@@ -120,6 +136,36 @@ group, so the game cannot end without a winner.
         elif position.occupied.bit_count() == NUM_POINTS:   # never happens (see notes)
             result = Outcome((), "the pyramid is complete")
         return SponnectState(position, 1 - mover, result, move, ply, False)
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop (the placements of legal_moves in its
+        order, then the pass, one draw each; the same connection test), on raw
+        bit masks."""
+        if state.result is not None:
+            return state
+        pick = uniform_index(rng)
+        position = state.position
+        masks = [position.white, position.black]
+        red, occ, mover = position.red, position.occupied, state.to_move
+        ply, passed = state.ply, state.passed
+        full = (1 << NUM_POINTS) - 1
+        while True:
+            points = playable_points_cached(occ)
+            k = pick(len(points) if passed else len(points) + 1)
+            ply += 1
+            passed = k == len(points)
+            if not passed:
+                p = points[k]
+                mine = masks[mover] = masks[mover] | 1 << p
+                occ |= 1 << p
+                if joined_at(p, mine, occ, mover) or occ == full:
+                    break
+            mover ^= 1
+        # The last placement is made again by the rules, which word the outcome.
+        keep = ~(1 << p)
+        before = Position.from_masks(masks[0] & keep, masks[1] & keep, red)
+        return self.apply(SponnectState(before, mover, None, None, ply - 1, False),
+                          PLACE_MOVES[PLAYER_COLOURS[mover]][p])
 
     # -- text ----------------------------------------------------------------
     def status_lines(self, state) -> list[str]:
