@@ -279,6 +279,66 @@ def test_slides_counted_and_drawn_without_listing_them():
                 == listed
 
 
+def _random_sides(rng):
+    """Two random disjoint sets of pawns (own, opp), of every density."""
+    cells = rng.sample(range(64), rng.randrange(2, 62))
+    cut = rng.randrange(1, len(cells))
+    return sum(1 << c for c in cells[:cut]), sum(1 << c for c in cells[cut:])
+
+
+def test_steps_counted_and_drawn_without_listing_them():
+    """The playout's step count and k-th step agree with the listed steps."""
+    from shibumi.games.imbriqua import ALL, nth_step, step_count
+    rng = random.Random(1)
+    for _ in range(400):
+        own, opp = _random_sides(rng)
+        empty = ALL & ~(own | opp)
+        for card in (1, 2):
+            listed = card_actions(card, own, opp, None)
+            sources = sum(1 << p for p in {p for p, _ in listed})     # pawns that step
+            assert step_count(card, own, empty) == len(listed)
+            assert [nth_step(card, sources, empty, k) for k in range(len(listed))] == listed
+
+
+def test_jumps_are_the_plain_rule():
+    """Short and double jumps (found from tables of masks, over the pawns able to
+    jump) are those of the rule: enemy pawns next in line, an empty cell beyond."""
+    from shibumi.games.imbriqua import ALL
+    from shibumi.grid import DIAGONAL, ORTHOGONAL
+    rng = random.Random(2)
+    for _ in range(400):
+        own, opp = _random_sides(rng)
+        for card, dirs, span in ((5, ORTHOGONAL, 1), (6, DIAGONAL, 1), (9, ORTHOGONAL, 2),
+                                 (10, DIAGONAL, 2)):
+            placed = rng.choice([p for p in range(64) if own >> p & 1])
+            sources = [placed] if span == 2 else [p for p in range(64) if own >> p & 1]
+            plain = [(p, ray[span]) for p in sources for d in dirs
+                     if len(ray := BOARD.ray(p, d)) > span
+                     and all(opp >> q & 1 for q in ray[:span])
+                     and (ALL & ~(own | opp)) >> ray[span] & 1]
+            assert card_actions(card, own, opp, placed) == plain
+
+
+def test_framed_is_two_pawns_either_side():
+    """Framing by masks: an empty cell with a pawn on each side along an alignment."""
+    from shibumi.games.imbriqua import ALL, AXES, framed
+    rng = random.Random(3)
+    for _ in range(300):
+        own, opp = _random_sides(rng)
+        empty = ALL & ~(own | opp)
+        plain = []
+        for dx, dy in AXES:
+            cells = 0
+            for c in range(64):
+                x, y = c % 8, c // 8
+                ends = [(x + dx, y + dy), (x - dx, y - dy)]
+                if empty >> c & 1 and all(0 <= a < 8 and 0 <= b < 8 and own >> (a + 8 * b) & 1
+                                          for a, b in ends):
+                    cells |= 1 << c
+            plain.append(cells)
+        assert framed(own, empty) == plain
+
+
 def test_symmetries():
     """Every symmetry of the square maps legal moves and the end along with the state."""
     from shibumi.notation import transform_move

@@ -137,11 +137,18 @@ def dealt(deck: tuple, rnd) -> tuple:
     return deck
 
 
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+#: _OCTETS[i][b]: the cells of byte value b in the mask's i-th byte.
+_OCTETS = tuple(tuple(tuple(8 * i + j for j in range(8) if b >> j & 1) for b in range(256))
+                for i in range(N * N // 8))
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The cells of a mask, lowest first: a look-up per byte, not a step per cell
+    (legal_moves lists up to 64 cells)."""
+    t = _OCTETS
+    return (t[0][mask & 255] + t[1][mask >> 8 & 255] + t[2][mask >> 16 & 255]
+            + t[3][mask >> 24 & 255] + t[4][mask >> 32 & 255] + t[5][mask >> 40 & 255]
+            + t[6][mask >> 48 & 255] + t[7][mask >> 56 & 255])
 
 
 # Tables built once, so that a card's actions are look-ups on masks: for each card
@@ -169,6 +176,10 @@ STEPS = {c: tuple(tuple((1 << r[0], (p, r[0])) for r in rays)
 #: OVER[card][p]: the short (jump) or double jumps from p, see :func:`_over`.
 OVER = {c: tuple(_over(p, info) for p in range(N * N))
         for c, info in CARDS.items() if info.kind in ("jump", "double")}
+
+#: STEP_CELLS[card][p]: the cells a pawn on p may step to.
+STEP_CELLS = {c: tuple(sum(bit for bit, _ in row) for row in table)
+              for c, table in STEPS.items()}
 
 #: SLIDES[card][p] (slides and long jumps): per ray from p along the card's
 #: directions, (its cells as a mask, whether it runs to higher cell numbers, its
@@ -200,7 +211,7 @@ def _able(card: int, own: int, opp: int, empty: int) -> int:
     direction is empty) or a short jump (an enemy pawn next, an empty cell
     beyond): a bit-parallel test over all pawns at once."""
     found = 0
-    if CARDS[card].kind == "jump":
+    if _KIND[card] == "jump":
         for keep, left, right in BACKS[card]:
             over = opp & (((empty & keep) << left) >> right)
             found |= ((over & keep) << left) >> right
@@ -234,6 +245,33 @@ def _slides(card, own, opp, sources):
             else:
                 out += moves[:index[block.bit_length() - 1]]
     return out
+
+
+#: AHEADS[card]: shifters one step along each of the card's directions.
+AHEADS = {c: tuple(_shifter(d) for d in info.directions) for c, info in CARDS.items()}
+
+
+def step_count(card: int, own: int, empty: int) -> int:
+    """How many steps the pawns ``own`` have (``len(_steps(...))``): per
+    direction, the empty cells one step ahead of a pawn, all at once."""
+    n = 0
+    for keep, left, right in AHEADS[card]:
+        n += (empty & ((own & keep) << left) >> right).bit_count()
+    return n
+
+
+def nth_step(card: int, sources: int, empty: int, k: int) -> tuple[int, int]:
+    """``_steps(...)[k]`` without listing the steps before it: pawn by pawn, the
+    pawn's steps counted on the cells next to it."""
+    near = STEP_CELLS[card]
+    while True:
+        low = sources & -sources
+        sources ^= low
+        p = low.bit_length() - 1
+        n = (empty & near[p]).bit_count()
+        if k < n:
+            return [move for bit, move in STEPS[card][p] if empty & bit][k]
+        k -= n
 
 
 def _fill_spec(d: tuple[int, int]) -> tuple[int, int, int]:
@@ -271,10 +309,11 @@ def slide_count(card: int, sources: int, empty: int) -> int:
 def nth_slide(card: int, occupied: int, sources: int, k: int) -> tuple[int, int]:
     """``_slides(...)[k]`` without listing the slides before it: pawn by pawn and
     ray by ray, each run cut at its first pawn as in :func:`_slides`."""
+    table = SLIDES[card]
     while True:
         low = sources & -sources
         sources ^= low
-        for mask, rising, moves, index in SLIDES[card][low.bit_length() - 1]:
+        for mask, rising, moves, index in table[low.bit_length() - 1]:
             block = occupied & mask
             if not block:
                 run = len(moves)
@@ -291,8 +330,14 @@ def _jumps(card, own, opp, sources):
     """Short and double jumps: over the enemy pawns next in line, onto an empty cell."""
     empty = ALL & ~(own | opp)
     table = OVER[card]
-    return [move for p in _bits(sources) for over, bit, move in table[p]
-            if opp & over == over and empty & bit]
+    out = []
+    while sources:                     # a loop, not _bits(): few pawns, in playouts
+        low = sources & -sources
+        sources ^= low
+        for over, bit, move in table[low.bit_length() - 1]:
+            if opp & over == over and empty & bit:
+                out.append(move)
+    return out
 
 
 def _first(block: int, rising: bool) -> int:
@@ -300,24 +345,29 @@ def _first(block: int, rising: bool) -> int:
     return (block & -block).bit_length() - 1 if rising else block.bit_length() - 1
 
 
-def _long_landing(card: int, p: int, occupied: int, opp: int):
+def _long_landing(card: int, p: int, occupied: int, opp: int) -> list:
     """Per ray of a long jump from p: (the ray's moves, first landing, end) when the
     first pawn met is an enemy's (landings are ``moves[first:end]``, maybe none)."""
+    found = []
     for mask, rising, moves, index in SLIDES[card][p]:
         block = occupied & mask
         if block:
-            hit = _first(block, rising)
+            hit = (block & -block).bit_length() - 1 if rising else block.bit_length() - 1
             if opp >> hit & 1:
                 rest = block ^ (1 << hit)
-                yield moves, index[hit] + 1, index[_first(rest, rising)] if rest else len(moves)
+                found.append((moves, index[hit] + 1,
+                              index[_first(rest, rising)] if rest else len(moves)))
+    return found
 
 
 def _long_jumps(card, own, opp, sources):
     """Over the first pawn met, if it is an enemy's, onto any empty cell beyond."""
     occupied = own | opp
     out = []
-    for p in _bits(sources):
-        for moves, start, end in _long_landing(card, p, occupied, opp):
+    while sources:                     # one pawn, in play: the new one or the jumper
+        low = sources & -sources
+        sources ^= low
+        for moves, start, end in _long_landing(card, low.bit_length() - 1, occupied, opp):
             out += moves[start:end]
     return out
 
@@ -332,6 +382,8 @@ def _can_jump(card: int, p: int, own: int, opp: int) -> bool:
 
 
 _KIND = {c: info.kind for c, info in CARDS.items()}
+#: Kinds whose moves a playout counts and draws from without listing them.
+_COUNTED = frozenset(("slide", "step"))
 _GENERATE = {"step": _steps, "slide": _slides, "jump": _jumps, "double": _jumps,
              "long": _long_jumps}
 #: Per card: (its move generator, None for card 11; a red card, moving the new pawn).
@@ -427,10 +479,16 @@ def _shift(mask: int, d: tuple[int, int]) -> int:
     return (mask << step if step > 0 else mask >> -step) & ALL
 
 
+#: Per alignment, the shifters one step along it and back (see :func:`_shifter`).
+_FRAMES = tuple((_shifter(d), _shifter((-d[0], -d[1]))) for d in AXES)
+
+
 def framed(own: int, empty: int) -> list[int]:
     """For each alignment (row, column, two diagonals), the empty cells with a
-    pawn of ``own`` on both sides: a cell counts once in each alignment."""
-    return [empty & _shift(own, d) & _shift(own, (-d[0], -d[1])) for d in AXES]
+    pawn of ``own`` on both sides: a cell counts once in each alignment.  (The
+    shifters leave bits past the board's top, which ``empty`` clears.)"""
+    return [empty & ((own & k1) << l1) >> r1 & ((own & k2) << l2) >> r2
+            for (k1, l1, r1), (k2, l2, r2) in _FRAMES]
 
 
 def frame_count(own: int, empty: int) -> int:
@@ -748,7 +806,7 @@ chain of jumps."""
             last = state.last
         stones = list(state.position.stones[1:])
         opened, turn, step, ply = state.opened, state.turn, state.step, state.ply
-        placed, jumper = state.placed, state.jumper
+        placed, jumper, moves = state.placed, state.jumper, None
         while opened < self.opening:                   # the opening: any empty cell
             me = opened % 2
             empty = ALL & ~(stones[0] | stones[1])
@@ -757,6 +815,7 @@ chain of jumps."""
             opened, ply, last = opened + 1, ply + 1, _PLACE[me + 1][p]
         pile = deck + (LAST_CARD,)                     # card_at for every turn
         cards = (pile + pile[::-1]) * (PILES // 2)
+        kinds = [_KIND[c] for c in cards]
         while turn < TURNS:
             me, card = turn % 2, cards[turn]
             own, opp = stones[me], stones[1 - me]
@@ -766,8 +825,16 @@ chain of jumps."""
                 placed = nth_cell(cells, int(rnd() * cells.bit_count()))
                 own |= 1 << placed
                 ply += 1
-                step = ACTING if card == LAST_CARD or can_act(card, own, opp, placed) \
-                    else OWED
+                # the card turned: _turn_card's step, can_act being "the card
+                # has moves" (listed once here for _act; steps and slides are
+                # counted below instead, so only tested here)
+                if card == LAST_CARD:
+                    step = ACTING
+                elif kinds[turn] in _COUNTED:
+                    step = ACTING if can_act(card, own, opp, placed) else OWED
+                else:
+                    moves = card_actions(card, own, opp, placed)
+                    step = ACTING if moves else OWED
             if step == OWED:                           # the opponent removes a pawn
                 p = nth_cell(own, int(rnd() * own.bit_count()))
                 own &= ~(1 << p)
@@ -778,27 +845,37 @@ chain of jumps."""
                     p = nth_cell(empty, int(rnd() * empty.bit_count()))
                     own |= 1 << p
                     ply, last = ply + 1, _PLACE[me + 1][p]
+            elif kinds[turn] in _COUNTED:              # counted, not listed (no chain)
+                empty = ALL & ~(own | opp)
+                sources = _able(card, own, opp, empty)
+                if kinds[turn] == "slide":
+                    k = int(rnd() * slide_count(card, sources, empty))
+                    p, q = nth_slide(card, own | opp, sources, k)
+                else:
+                    p, q = nth_step(card, sources, empty,
+                                    int(rnd() * step_count(card, own, empty)))
+                own ^= 1 << p | 1 << q
+                ply, last = ply + 1, (p, q)
             else:
                 own, opp, ply, last = self._act(card, own, opp, placed, jumper, step,
-                                                ply, rnd)
+                                                ply, rnd, moves)
             stones[me], stones[1 - me] = own, opp
-            turn, step, placed, jumper = turn + 1, PLACING, None, None
+            turn, step, placed, jumper, moves = turn + 1, PLACING, None, None, None
+        if type(last) is tuple:
+            last = _move(*last)
         pos = GridPosition(BOARD, stones)
         return ImbriquaState(pos, turn % 2, self.judge(pos), last, deck, opened, turn,
                              PLACING, None, None, ply)
 
     @staticmethod
-    def _act(card, own, opp, placed, jumper, step, ply, rnd):
-        """A moving card's action, and the jumps chained after it, drawn as
-        ``random_step`` draws: (own, opp, ply, last move) at the end of the turn."""
-        if _KIND[card] == "slide":                     # counted, not listed (no chain)
-            sources = _able(card, own, opp, ALL & ~(own | opp))
-            n = slide_count(card, sources, ALL & ~(own | opp))
-            if n:
-                p, q = nth_slide(card, own | opp, sources, int(rnd() * n))
-                return own ^ (1 << p | 1 << q), opp, ply + 1, _move(p, q)
-        while True:
+    def _act(card, own, opp, placed, jumper, step, ply, rnd, moves=None):
+        """A jump card's action (short, long or double), and the jumps chained after
+        it, drawn as ``random_step`` draws: (own, opp, ply, last move) at the end of
+        the turn, the last move a pass or (from, to) (made a Move only if it ends
+        the game).  ``moves``: the card's moves when already listed."""
+        if moves is None:
             moves = card_actions(card, own, opp, placed, jumper)
+        while True:
             n = len(moves)
             k = int(rnd() * (n + (step == MORE)))
             ply += 1
@@ -809,9 +886,13 @@ chain of jumps."""
             opp &= ~BETWEEN[p][q]
             if placed == p:
                 placed = q
-            if card not in CHAINS or not can_act(card, own, opp, placed, q):
-                return own, opp, ply, _move(p, q)
-            step, jumper = MORE, q
+            if card not in CHAINS:
+                return own, opp, ply, (p, q)
+            # the chain goes on while the jumper has a jump (can_act's test)
+            moves = card_actions(card, own, opp, placed, q)
+            if not moves:
+                return own, opp, ply, (p, q)
+            step = MORE
 
     # -- the end -----------------------------------------------------------------
     def scores(self, pos: GridPosition) -> tuple[int, int]:

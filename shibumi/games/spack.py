@@ -310,17 +310,20 @@ tests and the chapter.
                     ub |= low
                 if support & masks[2]:
                     ur |= low
-            blocks = [uw if hand[0] else 0, ub if hand[1] else 0, ur if hand[2] else 0]
-            n = blocks[0].bit_count() + blocks[1].bit_count() + blocks[2].bit_count()
+            # the colours held, in order, each over its points: counted once
+            nw = uw.bit_count() if hand[0] else 0
+            nb = ub.bit_count() if hand[1] else 0
+            n = nw + nb + (ur.bit_count() if hand[2] else 0)
             if not n:
                 why = f"{self.player_name(mover)} cannot place a ball"
                 break
             k = int(rnd() * n)
-            c = 0
-            while k >= blocks[c].bit_count():
-                k -= blocks[c].bit_count()
-                c += 1
-            p = nth_point(blocks[c], k)
+            if k < nw:
+                c, p = 0, nth_point(uw, k)
+            elif k < nw + nb:
+                c, p = 1, nth_point(ub, k - nw)
+            else:
+                c, p = 2, nth_point(ur, k - nw - nb)
             hand[c] -= 1
             turn, ply, last = turn + 1, ply + 1, PLACE_MOVES[c + 1][p]
             if p >= 16 and (SUPPORT_MASK[p] & masks[c]).bit_count() == TAKEN:
