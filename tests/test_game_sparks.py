@@ -8,9 +8,10 @@ from conformance import (check_playouts, check_random_games,
                          check_symmetries, random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
-from shibumi.geometry import LEVEL
+from shibumi.games.sparks import takeable_of
+from shibumi.geometry import LEVEL, points_of
 from shibumi.notation import parse_point
-from shibumi.position import BLACK, RED, WHITE
+from shibumi.position import BLACK, RED, WHITE, Position, column_above
 from reference import ABOVE as _ABOVE, cells_of as _cells, open_points as _open
 
 APEX = (3, 0, 0)
@@ -35,7 +36,29 @@ def colour(m, name):
 def test_conformance():
     check_random_games("sparks", seeds=range(30))
     check_random_games("sparks", seeds=range(5), pinning="french")
-    check_playouts("sparks", games=100)
+    check_playouts("sparks", games=300)
+    check_playouts("sparks", games=150, pinning="french")
+
+
+def plain_takeable(position, mine, single_drop):
+    """The rule as written: not pinned, and (French) at most one ball would drop."""
+    return sum(1 << p for p in points_of(mine)
+               if not position.is_pinned(p)
+               and not (single_drop and column_above(p, position.occupied).bit_count() > 1))
+
+
+def test_the_mask_rule_for_coals_matches_the_plain_one_on_any_position():
+    rng = random.Random(7)
+    for _ in range(3000):
+        position = Position.empty()
+        for _ in range(rng.randrange(31)):      # any stable position, any colours
+            spots = list(points_of(position.playable()))
+            position = position.place(rng.choice(spots), rng.choice((WHITE, BLACK, RED)))
+        for colour in (WHITE, BLACK):
+            mine = position.mask(colour)
+            for single_drop in (False, True):
+                assert takeable_of(mine, position.occupied, single_drop) \
+                    == plain_takeable(position, mine, single_drop), position.text()
 
 
 def test_start_is_a_full_checkerboard_and_a_reserve_of_fourteen():

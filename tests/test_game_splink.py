@@ -16,10 +16,30 @@ from shibumi.games.splink import (FULL_CONTACTS, MAX_BID, SIDES, SIDES_DETAIL, c
 from shibumi.geometry import (ALL_MASK, APEX, COORDS, INTERIOR_MASK, LEVEL, NUM_POINTS,
                               SUPPORT_MASK, points_of)
 from shibumi.notation import parse_point, point_name
-from shibumi.position import RED, WHITE, Position
+from shibumi.position import RED, WHITE, Position, playable_mask
 
 FULL = ALL_MASK
 EMPTY = "..../..../..../....|.../.../...|../..|."
+
+
+def plain_targets(occupied, source):
+    """The relocation rule as written: lift the ball through Position.remove, then
+    any playable point but the one it came from."""
+    position = Position.from_masks(white=occupied)
+    if position.is_pinned(source):
+        return 0
+    lifted, _ = position.remove(source)
+    return playable_mask(lifted.occupied) & ~(1 << source)
+
+
+def test_relocation_targets_match_the_plain_rule_on_any_position():
+    rng = random.Random(11)
+    for _ in range(3000):
+        occ = 0
+        for _ in range(rng.randrange(1, 31)):    # any stable occupancy
+            occ |= 1 << rng.choice(list(points_of(playable_mask(occ))))
+        for source in points_of(occ):
+            assert relocation_targets(occ, source) == plain_targets(occ, source)
 
 
 def game(**params):

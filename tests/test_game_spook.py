@@ -4,11 +4,14 @@ import random
 import pytest
 
 import shibumi.games.spook  # noqa: F401  (registers the game)
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
-from shibumi.games.spook import MAX_ACTIONS, captures, ghost_point, is_isolated
+from shibumi.games.spook import (FLAT_MASK, MAX_ACTIONS, captures, ghost_point,
+                                 ghost_targets, is_isolated)
+from shibumi.geometry import BOARD_MASK, SUPPORT_MASK, SUPPORTED_MASK, points_of
+from shibumi.position import Position
 from shibumi.notation import parse_point, point_name
 from shibumi.position import BLACK, RED, WHITE
 from reference import ABOVE as _ABOVE, ALL as _ALL, below as _below, cells_of as _cells
@@ -35,6 +38,48 @@ def colour(m, name):
 
 def test_conformance():
     check_random_games("spook", seeds=range(15))
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("spook", games=600)
+
+
+def plain_captures(position, chain):
+    """The capture rule written point by point."""
+    g, occ = ghost_point(position), position.occupied
+    free = [p for p in points_of(occ) if not SUPPORTED_MASK[p] & occ]
+    beside = sum(1 << p for p in free if FLAT_MASK[g] >> p & 1
+                 and (not chain or position.colour_at(p) == chain))
+    if chain:
+        return beside
+    return beside | sum(1 << s for s in points_of(SUPPORT_MASK[g])
+                        if SUPPORTED_MASK[s] & occ == 1 << g)
+
+
+def plain_targets(position):
+    g, occ = ghost_point(position), position.occupied
+    holes = sum(1 << h for h in points_of(position.playable() & BOARD_MASK)
+                if FLAT_MASK[h] & occ & ~(1 << g))
+    return holes | position.playable() & ~BOARD_MASK
+
+
+def test_the_mask_rules_match_the_plain_ones_on_any_position():
+    rng = random.Random(3)
+    for _ in range(3000):
+        position = Position.empty()
+        for _ in range(rng.randrange(1, 30)):    # any stable position, the ghost on top
+            spots = list(points_of(position.playable()))
+            position = position.place(rng.choice(spots), rng.choice((BLACK, RED)))
+        g = rng.choice([p for p in points_of(position.occupied)
+                        if not SUPPORTED_MASK[p] & position.occupied])
+        position = Position.from_masks(1 << g, position.black & ~(1 << g),
+                                       position.red & ~(1 << g))
+        for chain in (0, RED, BLACK):
+            assert captures(position, chain) == plain_captures(position, chain)
+        occ = position.occupied
+        assert is_isolated(position) == (not (FLAT_MASK[g] | SUPPORT_MASK[g]) & occ)
+        if is_isolated(position):
+            assert ghost_targets(position) == plain_targets(position)
 
 
 def test_symmetries_keep_moves_and_results():

@@ -4,11 +4,12 @@ import random
 import pytest
 
 import shibumi.games.spuds  # noqa: F401  (registers the game)
-from conformance import (check_symmetries,
+from conformance import (check_playouts, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
-from shibumi.games.spuds import removable
+from shibumi.games.spuds import removable, removable_of
+from shibumi.geometry import SUPPORTED_MASK, points_of
 from shibumi.geometry import SYMMETRIES
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, RED, WHITE, Position
@@ -43,6 +44,32 @@ def names(moves):
 def test_conformance():
     for seed in range(8):
         check_symmetries(GAME, random_walk(GAME, seed, 3 + 3 * seed))
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("spuds", games=400)
+
+
+def plain_removable(position, colour):
+    """The rule as written: exactly one ball rests on it, and that one is red."""
+    out = 0
+    for p in points_of(position.mask(colour)):
+        above = SUPPORTED_MASK[p] & position.occupied
+        if above.bit_count() == 1 and above & position.red:
+            out |= 1 << p
+    return out
+
+
+def test_the_mask_removal_rule_matches_the_plain_one_on_any_position():
+    rng = random.Random(5)
+    for _ in range(3000):
+        position = Position.empty()
+        for _ in range(rng.randrange(31)):      # any stable position, any colours
+            spots = list(points_of(position.playable()))
+            position = position.place(rng.choice(spots), rng.choice((WHITE, BLACK, RED)))
+        for colour in (WHITE, BLACK, RED):
+            assert removable_of(position.mask(colour), position.occupied, position.red) \
+                == plain_removable(position, colour), position.text()
 
 
 def test_start_is_a_checkerboard_and_white_can_only_place_a_red_ball():

@@ -17,12 +17,14 @@ Move('xc1')
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 
+from ..bits import carried, points_in, remove_ball
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import APEX, BOARD_MASK, points_of
-from ..position import BLACK, RED, WHITE, Position, column_above
+from ..geometry import APEX, BOARD_MASK, SUPPORTED_MASK
+from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, REMOVE_MOVES, playable_points, sole_winner
 from ..position import CHECKERBOARD as START
@@ -33,6 +35,19 @@ SPARKS = 14
 COALS = 8
 """Balls of each player's colour."""
 DESIGNER, FRENCH = "designer", "french"
+
+
+def takeable_of(mine: int, occupied: int, single_drop: bool) -> int:
+    """The coals of ``mine`` that may be taken: not pinned (at most one ball on
+    them), and with ``single_drop`` (the French reading) not under a column of
+    two or more balls, that is, the one ball resting on them carries nothing."""
+    covered, pinned = carried(occupied)
+    found = mine & occupied & ~pinned
+    if single_drop:
+        for p in points_in(found & covered):
+            if SUPPORTED_MASK[p] & occupied & covered:
+                found ^= 1 << p
+    return found
 
 
 @dataclass(frozen=True)
@@ -149,20 +164,14 @@ balls would drop, even stacked in a single column.
     # -- rules ----------------------------------------------------------------
     def takeable(self, position: Position, player: int) -> int:
         """The player's coals they may take (a mask)."""
-        occ = position.occupied
-        found = 0
-        for p in points_of(position.mask(PLAYER_COLOURS[player])):
-            column = column_above(p, occ)
-            if position.is_pinned(p) or (self.single_drop and column.bit_count() > 1):
-                continue
-            found |= 1 << p
-        return found
+        return takeable_of(position.mask(PLAYER_COLOURS[player]), position.occupied,
+                           self.single_drop)
 
     def legal_moves(self, state, player=None):
         if state.result is not None:
             return []
         if not (state.coal or state.spark):
-            return [REMOVE_MOVES[p] for p in points_of(self.takeable(state.position,
+            return [REMOVE_MOVES[p] for p in points_in(self.takeable(state.position,
                                                                        state.to_move))]
         spots = playable_points(state.position.occupied)
         moves = []
@@ -187,20 +196,62 @@ balls would drop, even stacked in a single column.
         coal = state.coal and move.colour == RED
         spark = state.spark and move.colour != RED
         if move.colour != RED and move.point == APEX:
-            return SparksState(position, mover, Outcome(
-                (mover,), f"{self.player_name(mover)} put a coal on the apex"),
-                move, ply, False, spark)
+            return SparksState(position, mover, self._apex_win(mover), move, ply, False, spark)
         if coal or spark:
             return SparksState(position, mover, None, move, ply, coal, spark)
         return self.settle(SparksState(position, 1 - mover, None, move, ply))
+
+    def _apex_win(self, winner: int) -> Outcome:
+        return Outcome((winner,), f"{self.player_name(winner)} put a coal on the apex")
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop (same moves in the same order, one
+        draw per action), on raw masks with :func:`takeable_of`, the rules' core."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [pos.white, pos.black, pos.red]     # the players' coals, then the sparks
+        occ, mover, ply, last = pos.occupied, state.to_move, state.ply, state.last
+        coal, spark = state.coal, state.spark
+        while True:
+            ply += 1
+            if not (coal or spark):             # take a coal (one is always takeable here)
+                pts = points_in(takeable_of(masks[mover], occ, self.single_drop))
+                q = pts[int(rnd() * len(pts))]
+                occ, column = remove_ball(masks, occ, q)
+                if not column:                  # a free coal: the spark fills the gap
+                    masks[2] |= 1 << q
+                    occ |= 1 << q
+                else:                           # a dropped coal lets the mover keep a spark
+                    spark = not masks[2] >> q & 1 and masks[2].bit_count() < SPARKS
+                coal, last = True, REMOVE_MOVES[q]
+                continue
+            spots = playable_points(occ)
+            n = len(spots)
+            i = int(rnd() * (n * (coal + spark)))   # the coal's moves first, then the spark's
+            if coal and i < n:
+                p, colour, coal = spots[i], PLAYER_COLOURS[mover], False
+                masks[mover] |= 1 << p
+            else:
+                p, colour, spark = spots[i - n * coal], RED, False
+                masks[2] |= 1 << p
+            occ |= 1 << p
+            last = PLACE_MOVES[colour][p]
+            if p == APEX and colour != RED:
+                return SparksState(Position.from_masks(*masks), mover, self._apex_win(mover),
+                                   last, ply, False, spark)
+            if coal or spark:
+                continue
+            mover = 1 - mover
+            if not takeable_of(masks[mover], occ, self.single_drop):   # the mover loses
+                return self.settle(SparksState(Position.from_masks(*masks), mover, None,
+                                               last, ply))
 
     def settle(self, state):
         """A coal on the apex has won; between turns, a mover with no coal to take loses."""
         top = state.position.colour_at(APEX)
         if top in PLAYER_COLOURS:
-            winner = PLAYER_COLOURS.index(top)
-            return dataclasses.replace(state, result=Outcome(
-                (winner,), f"{self.player_name(winner)} put a coal on the apex"))
+            return dataclasses.replace(state, result=self._apex_win(PLAYER_COLOURS.index(top)))
         if state.coal or state.spark:
             return state
         if not self.takeable(state.position, state.to_move):

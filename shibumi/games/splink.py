@@ -25,14 +25,16 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
+from ..bits import (carried, lift_ball, nth_point, playable_of,
+                    playable_points_cached as playable_points, points_in)
 from ..errors import NotationError, UnknownGameError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import (ALL_MASK, CONTACTS, COORDS, LEVEL, NUM_POINTS, SIZES, SUPPORTED_MASK,
-                        points_of)
+from ..geometry import (ALL_MASK, CONTACTS, COORDS, LEVEL, NUM_POINTS, SIZES,
+                        SUPPORTED_MASK)
 from ..notation import CHOOSE, MOVE, PASS, PASS_MOVE, Move
 from ..position import RED, WHITE, Position, hidden_mask
 from ..registry import register
-from .placement import PLACE_MOVES, playable_bits, playable_points, uniform_index
+from .placement import PLACE_MOVES, uniform_index
 
 #: Balls of each colour in the shared pool at the start.
 BALLS = 16
@@ -170,27 +172,59 @@ def lift(occupied: int, source: int) -> tuple[int, int]:
     return occupied & ~(1 << gap), gap
 
 
-def relocation_targets(occupied: int, source: int) -> int:
+def relocation_targets(occupied: int, source: int, playable: int | None = None) -> int:
     """Where the ball lifted from ``source`` may go: any playable point but the
-    one it came from (0 when the ball is pinned)."""
+    one it came from (0 when the ball is pinned).  ``playable`` is
+    ``playable_of(occupied)`` when the caller has it already."""
     above = SUPPORTED_MASK[source] & occupied
     if above & (above - 1):
         return 0                          # pinned: two or more balls rest on it
-    after, _ = lift(occupied, source)
-    return playable_bits(after) & ~(1 << source)
+    gap = lift(occupied, source)[1] if above else source
+    if playable is None:
+        playable = playable_of(occupied)
+    # Lifting empties only the top of the dropped column (its supports stay
+    # full, so it becomes playable) and unsupports only the points on it.
+    return (playable & ~SUPPORTED_MASK[gap] | 1 << gap) & ~(1 << source)
 
 
-_MOVERS: dict[int, tuple[tuple[int, int], ...]] = {}
+_MOVERS: dict[int, tuple[tuple[tuple[int, int], ...], int]] = {}
+
+
+def mover_table(occupied: int) -> tuple[tuple[tuple[int, int], ...], int]:
+    """(ball, targets mask) for every ball that can be lifted to another point,
+    and the number of relocations they offer in all, memoised per occupancy
+    (a stable pyramid has only 141,120 of them)."""
+    found = _MOVERS.get(occupied)
+    if found is None:
+        _, pinned = carried(occupied)           # pinned balls have no targets: skip them
+        playable = playable_of(occupied)
+        pairs = tuple([(s, t) for s in points_in(occupied & ~pinned)
+                       if (t := relocation_targets(occupied, s, playable))])
+        found = _MOVERS[occupied] = (pairs, sum([t.bit_count() for _, t in pairs]))
+    return found
 
 
 def movers(occupied: int) -> tuple[tuple[int, int], ...]:
-    """(ball, targets mask) for every ball that can be lifted to another point,
-    memoised per occupancy (a stable pyramid has only 141,120 of them)."""
-    found = _MOVERS.get(occupied)
-    if found is None:
-        found = _MOVERS[occupied] = tuple(
-            (s, t) for s in points_of(occupied) if (t := relocation_targets(occupied, s)))
-    return found
+    """(ball, targets mask) for every ball that can be lifted to another point."""
+    return mover_table(occupied)[0]
+
+
+def lift_sources(white: int, red: int) -> int:
+    """The balls a relocation may lift: those whose other colour is still in the pool."""
+    w_left, r_left = BALLS - white.bit_count(), BALLS - red.bit_count()
+    return (white if r_left else 0) | (red if w_left else 0)
+
+
+def pair_allowed(white: int, red: int, occupied: int) -> bool:
+    """Whether a turn may start with a first ball: both colours needed in the
+    pool and room for two balls (so some point is playable)."""
+    return white.bit_count() < BALLS and red.bit_count() < BALLS \
+        and occupied.bit_count() <= NUM_POINTS - 2
+
+
+def first_ball_points(white: int, red: int, occupied: int) -> tuple[int, ...]:
+    """Where a turn's first ball may go (for either colour), if it may be played."""
+    return playable_points(occupied) if pair_allowed(white, red, occupied) else ()
 
 
 def turn_starts(position: Position) -> list[Move]:
@@ -198,26 +232,27 @@ def turn_starts(position: Position) -> list[Move]:
     pool and room for two balls), or a relocation (a ball of the other colour
     needed in the pool)."""
     white, red, occ = position.white, position.red, position.occupied
-    w_left, r_left = BALLS - white.bit_count(), BALLS - red.bit_count()
-    moves = []
-    if w_left and r_left and occ.bit_count() <= NUM_POINTS - 2:
-        points = playable_points(occ)
-        moves = [PLACE_MOVES[WHITE][p] for p in points] + [PLACE_MOVES[RED][p] for p in points]
-    sources = (white if r_left else 0) | (red if w_left else 0)
+    points = first_ball_points(white, red, occ)
+    moves = [PLACE_MOVES[WHITE][p] for p in points] + [PLACE_MOVES[RED][p] for p in points]
+    sources = lift_sources(white, red)
     for s, targets in movers(occ):
         if sources >> s & 1:
             row = RELOCATE[s]
-            moves.extend(row[t] for t in points_of(targets))
+            moves.extend(row[t] for t in points_in(targets))
     return moves
 
 
 def has_turn(position: Position) -> bool:
     """Whether the player to move has any legal turn (quick answer first)."""
-    occ = position.occupied
-    w_left, r_left = BALLS - position.white.bit_count(), BALLS - position.red.bit_count()
-    if w_left and r_left and occ.bit_count() <= NUM_POINTS - 2:
+    return has_turn_of(position.white, position.red)
+
+
+def has_turn_of(white: int, red: int) -> bool:
+    """:func:`has_turn` on the two colour masks."""
+    occ = white | red
+    if pair_allowed(white, red, occ):
         return True
-    sources = (position.white if r_left else 0) | (position.red if w_left else 0)
+    sources = lift_sources(white, red)
     return any(sources >> s & 1 for s, _ in movers(occ))
 
 
@@ -464,58 +499,82 @@ The higher Attractor score wins; equal scores are a draw.
         loop (each action uniform among the legal ones)."""
         pick = uniform_index(rng)
         while state.result is None:
-            if state.attractor is None or state.pending is not None:
+            if state.attractor is None:
+                state = self._random_auction(state, pick)
+            elif state.pending is not None:     # the second ball of a turn begun
                 moves = self.legal_moves(state)
                 state = self.apply(state, moves[pick(len(moves))])
-                continue
-            state = self._random_turn(state, pick)
+            else:
+                state = self._random_turns(state, pick)
         return state
 
-    def _random_turn(self, state, pick):
-        """One whole turn (two actions) drawn uniformly, action by action."""
-        position = state.position
-        white, red, occ = position.white, position.red, position.occupied
-        w_left, r_left = BALLS - white.bit_count(), BALLS - red.bit_count()
-        places = playable_points(occ) if w_left and r_left and \
-            occ.bit_count() <= NUM_POINTS - 2 else ()
-        sources = (white if r_left else 0) | (red if w_left else 0)
-        options = [(s, targets) for s, targets in movers(occ) if sources >> s & 1]
-        total = 2 * len(places) + sum(targets.bit_count() for _, targets in options)
-        k = pick(total)
-        if k < 2 * len(places):
-            colour = WHITE if k < len(places) else RED
-            point = places[k % len(places)]
-            masks = {WHITE: white, RED: red}
-            masks[colour] |= 1 << point
+    @staticmethod
+    def _random_auction(state, pick):
+        """The rest of the auction drawn on plain numbers, over legal_moves'
+        options in their order: every higher bid, then the pass once a bid
+        has been made; the first pass ends it (as in apply)."""
+        bid, to_move, ply = state.bid, state.to_move, state.ply
+        while True:
+            higher = MAX_BID - bid
+            k = pick(higher + (bid > 0))
+            ply += 1
+            if k == higher:
+                attractor = 1 - to_move
+                return dataclasses.replace(state, to_move=attractor, attractor=attractor,
+                                           bid=bid, ply=ply, last=PASS_MOVE)
+            bid, to_move = bid + k + 1, 1 - to_move
+
+    def _random_turns(self, state, pick):
+        """Whole turns (two actions each) drawn uniformly, action by action, on
+        raw masks, up to the end of the game or of the duel's first round."""
+        position, to_move, ply = state.position, state.to_move, state.ply
+        white, red = position.white, position.red
+        while True:
+            occ = white | red
+            places = first_ball_points(white, red, occ)
+            sources = lift_sources(white, red)
+            options, total = mover_table(occ)
+            if sources != occ:                  # one colour's pool is empty
+                options = [(s, t) for s, t in options if sources >> s & 1]
+                total = sum(t.bit_count() for _, t in options)
+            k = pick(2 * len(places) + total)   # first balls, white then red, then lifts
+            if k < 2 * len(places):
+                colour = WHITE if k < len(places) else RED
+                point = places[k % len(places)]
+                if colour == WHITE:
+                    white |= 1 << point
+                else:
+                    red |= 1 << point
+            else:
+                k -= 2 * len(places)
+                for s, targets in options:
+                    n = targets.bit_count()
+                    if k < n:
+                        break
+                    k -= n
+                t = nth_point(targets, k)
+                # The column above s drops one step; the lifted ball lands on t.
+                if white >> s & 1:
+                    colour = WHITE
+                    white, red, _ = lift_ball(s, white, red, occ)
+                    white |= 1 << t
+                else:
+                    colour = RED
+                    red, white, _ = lift_ball(s, red, white, occ)
+                    red |= 1 << t
             pending = OTHER[colour]
-        else:
-            k -= 2 * len(places)
-            for s, targets in options:
-                n = targets.bit_count()
-                if k < n:
-                    break
-                k -= n
-            t = points_of(targets)[k]
-            masks = {WHITE: white, RED: red}
-            colour = WHITE if white >> s & 1 else RED
-            # The column above s drops one step; the lifted ball lands on t.
-            gap, above = s, SUPPORTED_MASK[s] & occ
-            masks[colour] &= ~(1 << s)
-            while above:
-                q = above.bit_length() - 1
-                c = WHITE if masks[WHITE] >> q & 1 else RED
-                masks[c] = masks[c] & ~(1 << q) | 1 << gap
-                gap, above = q, SUPPORTED_MASK[q] & occ
-            masks[colour] |= 1 << t
-            pending = OTHER[colour]
-        spots = playable_points(masks[WHITE] | masks[RED])
-        point = spots[pick(len(spots))]
-        masks[pending] |= 1 << point
-        after = SplinkState(Position.from_masks(white=masks[WHITE], red=masks[RED]),
-                            1 - state.to_move, None, PLACE_MOVES[pending][point],
-                            state.ply + 2, state.bid, state.attractor, None,
-                            state.round, state.first_score)
-        return self._between_turns(after)
+            spots = playable_points(white | red)
+            point = spots[pick(len(spots))]
+            if pending == WHITE:
+                white |= 1 << point
+            else:
+                red |= 1 << point
+            to_move, ply = 1 - to_move, ply + 2
+            if white | red == ALL_MASK or not has_turn_of(white, red):
+                after = SplinkState(Position.from_masks(white=white, red=red), to_move, None,
+                                    PLACE_MOVES[pending][point], ply, state.bid,
+                                    state.attractor, None, state.round, state.first_score)
+                return self._between_turns(after)
 
     # -- text ----------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -20,15 +20,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..bits import unpinned
+import random
+
+from ..bits import carried, playable_cached, points_in, remove_ball, unpinned
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (APEX, BOARD_MASK, FLAT_NEIGHBOURS, NUM_POINTS,
-                        SUPPORT_MASK, SUPPORTED_MASK, points_of)
+                        SUPPORT_MASK, SUPPORTED_MASK)
 from ..notation import PASS_MOVE, Move, point_name
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, REMOVE_MOVES, playable_bits, sole_winner
+from .placement import PLACE_MOVES, REMOVE_MOVES, sole_winner
 
 PLAYER_COLOURS = (RED, BLACK)
 """Red moves first, Black second; the white ball is the ghost."""
@@ -55,11 +57,19 @@ def ghost_point(position: Position) -> int | None:
 
 def free_balls(occupied: int, mask: int) -> int:
     """The balls of ``mask`` with nothing resting on them."""
-    out = 0
-    for p in points_of(mask & occupied):
-        if not SUPPORTED_MASK[p] & occupied:
-            out |= 1 << p
-    return out
+    return mask & occupied & ~carried(occupied)[0]
+
+
+def chain_captures(g: int, occupied: int, balls: int) -> int:
+    """Captures in a chain from a ghost at ``g``: free balls of ``balls`` beside it."""
+    return free_balls(occupied, FLAT_MASK[g] & balls)
+
+
+def ghost_captures(g: int, occupied: int) -> int:
+    """Captures out of a chain from a ghost at ``g``: a ball under it that holds up
+    exactly one ball (so the ghost alone), or a free ball beside it."""
+    covered, pinned = carried(occupied)
+    return (SUPPORT_MASK[g] & covered & ~pinned | FLAT_MASK[g] & ~covered) & occupied
 
 
 def captures(position: Position, chain: int = 0) -> int:
@@ -71,32 +81,35 @@ def captures(position: Position, chain: int = 0) -> int:
     that colour beside the ghost.
     """
     g = ghost_point(position)
-    occ = position.occupied
     if chain:
-        return free_balls(occ, FLAT_MASK[g] & position.mask(chain))
-    under = 0
-    for s in points_of(SUPPORT_MASK[g]):
-        if SUPPORTED_MASK[s] & occ == 1 << g:
-            under |= 1 << s
-    return under | free_balls(occ, FLAT_MASK[g])
+        return chain_captures(g, position.occupied, position.mask(chain))
+    return ghost_captures(g, position.occupied)
+
+
+def isolated_at(g: int, occupied: int) -> bool:
+    """:func:`is_isolated` on masks."""
+    return not (FLAT_MASK[g] | SUPPORT_MASK[g]) & occupied
 
 
 def is_isolated(position: Position) -> bool:
     """Nothing beside the ghost on its level and nothing under it (so it is on the board)."""
-    g = ghost_point(position)
-    return not (FLAT_MASK[g] | SUPPORT_MASK[g]) & position.occupied
+    return isolated_at(ghost_point(position), position.occupied)
+
+
+def targets_of(g: int, occupied: int) -> int:
+    """:func:`ghost_targets` on masks."""
+    balls = occupied & ~(1 << g)
+    open_ = playable_cached(occupied)
+    holes = 0
+    for h in points_in(open_ & BOARD_MASK):
+        if FLAT_MASK[h] & balls:
+            holes |= 1 << h
+    return holes | open_ & ~BOARD_MASK
 
 
 def ghost_targets(position: Position) -> int:
     """Where an isolated ghost may be put: a hole beside a ball, or any platform."""
-    g = ghost_point(position)
-    balls = position.occupied & ~(1 << g)
-    open_ = playable_bits(position.occupied)
-    holes = 0
-    for h in points_of(open_ & BOARD_MASK):
-        if FLAT_MASK[h] & balls:
-            holes |= 1 << h
-    return holes | open_ & ~BOARD_MASK
+    return targets_of(ghost_point(position), position.occupied)
 
 
 @dataclass(frozen=True)
@@ -222,16 +235,16 @@ player wins, whoever made the last removal.
             if position.occupied.bit_count() == BUILT:
                 return [PLACE_MOVES[WHITE][APEX]]
             row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
-            return [row[p] for p in points_of(playable_bits(position.occupied))]
+            return [row[p] for p in points_in(playable_cached(position.occupied))]
         taken = captures(position, state.chain)
         if state.chain:
-            return [REMOVE_MOVES[p] for p in points_of(taken)] + [PASS_MOVE]
+            return [REMOVE_MOVES[p] for p in points_in(taken)] + [PASS_MOVE]
         if taken:
-            return [REMOVE_MOVES[p] for p in points_of(taken)]
+            return [REMOVE_MOVES[p] for p in points_in(taken)]
         if is_isolated(position):
-            return [GHOST_MOVES[g][t] for t in points_of(ghost_targets(position))]
+            return [GHOST_MOVES[g][t] for t in points_in(ghost_targets(position))]
         theirs = unpinned(position.mask(PLAYER_COLOURS[1 - state.to_move]), position.occupied)
-        return [REMOVE_MOVES[p] for p in points_of(theirs)] or [PASS_MOVE]
+        return [REMOVE_MOVES[p] for p in points_in(theirs)] or [PASS_MOVE]
 
     def apply(self, state, move: Move):
         position, mover, ply = state.position, state.to_move, state.ply + 1
@@ -262,6 +275,74 @@ player wins, whoever made the last removal.
             position, _ = position.remove(q)          # the forced removal
         after = SpookState(position, mover if chain else 1 - mover, None, move, ply, chain)
         return self.settle(after)
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop (same moves in the same order, one
+        draw per action), on raw masks with the rules' own mask cores."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [pos.white, pos.black, pos.red]
+        occ, mover, ply, last = pos.occupied, state.to_move, state.ply, state.last
+        while not masks[0]:                     # building the castle
+            ply += 1
+            if occ.bit_count() == BUILT:        # one move only, but still a draw
+                rnd()
+                masks[0] = 1 << APEX
+                occ |= 1 << APEX
+                last, mover = PLACE_MOVES[WHITE][APEX], 1 - mover
+                break
+            pts = points_in(playable_cached(occ))
+            p = pts[int(rnd() * len(pts))]
+            colour = PLAYER_COLOURS[mover]
+            masks[colour - 1] |= 1 << p
+            occ |= 1 << p
+            last, mover = PLACE_MOVES[colour][p], 1 - mover
+        return self._getaway(masks, occ, mover, ply, last, state.chain, rnd)
+
+    def _getaway(self, masks, occ, mover, ply, last, chain, rnd):
+        """The getaway part of :meth:`random_playout`; ``masks`` white, black, red."""
+        while True:
+            g = masks[0].bit_length() - 1
+            ply += 1
+            if chain:
+                pts = points_in(chain_captures(g, occ, masks[chain - 1]))
+                i = int(rnd() * (len(pts) + 1))
+                q = pts[i] if i < len(pts) else -1      # the last move is the pass
+            else:
+                taken = ghost_captures(g, occ)
+                if taken:
+                    pts = points_in(taken)
+                    q = pts[int(rnd() * len(pts))]
+                elif isolated_at(g, occ):
+                    pts = points_in(targets_of(g, occ))
+                    t = pts[int(rnd() * len(pts))]
+                    masks[0] = 1 << t
+                    occ ^= 1 << g | 1 << t
+                    last, mover = GHOST_MOVES[g][t], 1 - mover
+                    continue
+                else:
+                    theirs = unpinned(masks[PLAYER_COLOURS[1 - mover] - 1], occ)
+                    pts = points_in(theirs) or (-1,)          # else the pass, still a draw
+                    q = pts[int(rnd() * len(pts))]
+                    if q >= 0:
+                        occ, _ = remove_ball(masks, occ, q)     # the forced removal
+            if q < 0:
+                last, mover, chain = PASS_MOVE, 1 - mover, 0
+                continue
+            last = REMOVE_MOVES[q]
+            if chain or taken:                  # a capture: the ghost takes q's place
+                colour = BLACK if masks[1] >> q & 1 else RED
+                masks[colour - 1] ^= 1 << q
+                masks[0] = 1 << q
+                occ ^= 1 << g
+                sideways = not SUPPORT_MASK[g] >> q & 1
+                chain = colour if sideways and chain_captures(q, occ, masks[colour - 1]) else 0
+            if not chain:
+                mover = 1 - mover
+            if not masks[1] or not masks[2]:
+                position = Position.from_masks(*masks)
+                return self.settle(SpookState(position, mover, None, last, ply, chain))
 
     def settle(self, state):
         """A colour with no ball left once the ghost is out: its player has won."""

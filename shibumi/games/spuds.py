@@ -19,15 +19,17 @@ False
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 
+from ..bits import carried, playable_cached, points_in, remove_ball
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
-from ..geometry import BOARD_MASK, SUPPORTED_MASK, points_of
+from ..geometry import BOARD_MASK, SUPPORTED_MASK
 from ..notation import REMOVE, Move, point_name
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, REMOVE_MOVES, playable_bits
+from .placement import PLACE_MOVES, REMOVE_MOVES
 from ..position import CHECKERBOARD as START
 
 PLAYER_COLOURS = (WHITE, BLACK)
@@ -42,12 +44,26 @@ def removable(position: Position, colour: int) -> int:
     A ball holding up two or more is pinned; a ball holding up nothing does
     not qualify either.
     """
-    occ, out = position.occupied, 0
-    for p in points_of(position.mask(colour)):
-        above = SUPPORTED_MASK[p] & occ
-        if above and not above & (above - 1) and above & position.red:
-            out |= 1 << p
+    return removable_of(position.mask(colour), position.occupied, position.red)
+
+
+def removable_of(mine: int, occupied: int, red: int) -> int:
+    """:func:`removable` on raw masks (the rules and the playout share it)."""
+    covered, pinned = carried(occupied)
+    out = candidates = mine & covered & ~pinned       # exactly one ball on each
+    for p in points_in(candidates):
+        if not SUPPORTED_MASK[p] & red:
+            out ^= 1 << p
     return out
+
+
+def open_platforms(occupied: int, red: int, barred: int | None) -> int:
+    """Where the red step may put a ball: a playable platform, not the barred
+    point, while the supply lasts (0 when the step is skipped)."""
+    if red.bit_count() >= RED_BALLS:
+        return 0
+    points = playable_cached(occupied) & PLATFORMS
+    return points if barred is None else points & ~(1 << barred)
 
 
 def top_left_empty(drops) -> int:
@@ -145,18 +161,14 @@ same number, White wins.
 
     # -- moves ---------------------------------------------------------------------
     def _placements(self, position: Position, barred: int | None) -> list[Move]:
-        if position.red.bit_count() >= RED_BALLS:
-            return []
-        points = playable_bits(position.occupied) & PLATFORMS
-        if barred is not None:
-            points &= ~(1 << barred)
-        return [PLACE_MOVES[RED][p] for p in points_of(points)]
+        points = open_platforms(position.occupied, position.red, barred)
+        return [PLACE_MOVES[RED][p] for p in points_in(points)]
 
     def _turn_moves(self, position: Position, player: int) -> list[Move]:
         """The actions open at the start of a turn: removals if any, else red balls."""
         mine = removable(position, PLAYER_COLOURS[player])
         if mine:
-            return [REMOVE_MOVES[p] for p in points_of(mine)]
+            return [REMOVE_MOVES[p] for p in points_in(mine)]
         return self._placements(position, None)
 
     def legal_moves(self, state, player=None):
@@ -188,6 +200,43 @@ same number, White wins.
             # Nothing to remove or place: the other player, who can remove, goes on.
             following = state.to_move
         return SpudsState(position, following, None, state.last)
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop (same moves in the same order, one
+        draw per action), on raw masks with :func:`removable_of` and
+        :func:`open_platforms`, the rules' own cores."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [pos.white, pos.black, pos.red]     # colours of players 0 and 1, then red
+        occ, mover, barred, last = pos.occupied, state.to_move, state.barred, state.last
+        while True:
+            place = True
+            if barred is None:
+                mine = removable_of(masks[mover], occ, masks[2])
+                if mine:
+                    pts = points_in(mine)
+                    p = pts[int(rnd() * len(pts))]
+                    occ, column = remove_ball(masks, occ, p)
+                    barred, last = column.bit_length() - 1, REMOVE_MOVES[p]
+                    if open_platforms(occ, masks[2], barred):
+                        continue                # the red step of the same turn
+                    place = False
+            if place:
+                pts = points_in(open_platforms(occ, masks[2], barred))
+                p = pts[int(rnd() * len(pts))]
+                occ |= 1 << p
+                masks[2] |= 1 << p
+                last = PLACE_MOVES[RED][p]
+            barred = None
+            # Hand the turn over, as _next_turn does.
+            if not removable_of(masks[0], occ, masks[2]) and \
+                    not removable_of(masks[1], occ, masks[2]):
+                position = Position.from_masks(*masks)
+                return SpudsState(position, mover, self.score(position), last)
+            other = 1 - mover
+            if removable_of(masks[other], occ, masks[2]) or open_platforms(occ, masks[2], None):
+                mover = other
 
     def score(self, position: Position) -> Outcome:
         white, black = (self.removed(position, p) for p in (0, 1))
