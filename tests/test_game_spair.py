@@ -6,7 +6,7 @@ from functools import lru_cache
 
 import pytest
 
-from conformance import (check_random_games, check_symmetries, moves_reached_by_clicks,
+from conformance import (check_playouts, check_random_games, check_symmetries, moves_reached_by_clicks,
                         random_walk)
 from reference import cells_of, open_points
 from shibumi import IllegalMoveError, NotationError, load
@@ -352,3 +352,27 @@ def test_perft_from_random_positions(seed, steps):
 def test_the_example_position_perft():
     s = state(DIAG_A, 1, DIAG_B, "BW", "R")
     assert perft(GAME, 2, s) == _brute_from(s, 2)
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("spair", games=400)
+
+
+def test_makes_line_is_a_line_of_one_colour_through_the_ball():
+    """The mask test of apply and the playout agrees with the plain rule
+    (lines_of_one_colour over the lines through the ball) on random sets."""
+    from shibumi.games.spair import lines_of_one_colour, makes_line
+    from shibumi.geometry import LINES_THROUGH
+    rng = random.Random(5)
+    for _ in range(300):
+        state = GAME.initial_state()
+        for _ in range(rng.randrange(57)):
+            if GAME.is_terminal(state):
+                break
+            state = GAME.random_step(state, rng)
+        for board in state.boards:
+            for p in range(30):
+                colour = board.colour_at(p)
+                if colour:
+                    plain = bool(lines_of_one_colour(board, LINES_THROUGH[p]))
+                    assert makes_line(board.mask(colour), p) == plain

@@ -4,7 +4,7 @@ from functools import lru_cache
 
 import pytest
 
-from conformance import (check_random_games, check_symmetries, moves_reached_by_clicks,
+from conformance import (check_playouts, check_random_games, check_symmetries, moves_reached_by_clicks,
                         random_walk)
 from reference import ALL, below, cells_of, open_points
 from shibumi import IllegalMoveError, NotationError, load
@@ -292,3 +292,34 @@ def test_perft_from_random_positions(seed, steps):
     three, four = GOLDEN_RANDOM[(seed, steps)]
     assert perft(GAME, 3, s) == _brute_from(s, 3) == three
     assert perft(GAME, 4, s) == _brute_from(s, 4) == four
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("sphered", games=400)
+
+
+def test_due_platforms_on_masks_match_the_rule_as_written():
+    """due_of (legal_moves and the playout) lists, in point order, each empty
+    upper point on four balls whose platform_colour is the player's or red."""
+    from shibumi.games.sphered import PLAYER_COLOURS, due_of
+    from shibumi.geometry import SUPPORT_MASK
+    rng = random.Random(9)
+    for _ in range(300):
+        state = GAME.initial_state()
+        for _ in range(rng.randrange(30)):
+            if GAME.is_terminal(state):
+                break
+            state = GAME.random_step(state, rng)
+        pos = state.position
+        for player in (0, 1):
+            plain = []
+            for q in range(16, 30):
+                sup = SUPPORT_MASK[q]
+                if pos.occupied >> q & 1 or pos.occupied & sup != sup:
+                    continue
+                counts = [sum(pos.colour_at(p) == c for p in range(30) if sup >> p & 1)
+                          for c in (WHITE, BLACK, RED)]
+                colour = platform_colour(*counts)
+                if colour in (PLAYER_COLOURS[player], RED):
+                    plain.append((q, colour))
+            assert due_of(pos.white, pos.black, pos.red, player) == plain

@@ -118,3 +118,26 @@ def test_spline_winning_move_is_exactly_a_legal_move_that_wins(seed, balls, hidd
         assert found in winners
     else:
         assert found is None
+
+
+def test_span_joined_is_the_group_of_the_ball_joining_both_sides():
+    """The mask test of result_after and the fast playout, `joined`, agrees with
+    the plain rule (group_of, then joins) on many random stable positions."""
+    from conformance import check_playouts
+    from shibumi.games.span import joined, joins
+    from shibumi.position import group_of
+    game, rng = load("span"), random.Random(3)
+    for _ in range(300):
+        state = game.initial_state()
+        for _ in range(rng.randrange(30)):
+            if game.is_terminal(state):
+                break
+            state = game.random_step(state, rng)
+        pos = state.position
+        for player, colour in enumerate((WHITE, BLACK)):
+            mine = pos.mask(colour)
+            for p in POINTS:
+                if mine >> p & 1:
+                    plain = joins(group_of(p, mine, pos.occupied), player)
+                    assert joined(p, mine, pos.occupied, player) == plain
+    check_playouts("span")

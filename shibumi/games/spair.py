@@ -23,15 +23,18 @@ Move('Bc1')
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
+from functools import cache
 
+from ..bits import playable_points_cached
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import LINE_MASKS, LINES_THROUGH, points_of
 from ..notation import Move, point_name
 from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_points, sole_winner
+from .placement import PLACE_MOVES, playable_points, sole_winner, uniform_index
 
 COLOURS = (WHITE, BLACK, RED)
 #: The set names, A first: Player 2 wins with a line on A, Player 1 on B.
@@ -62,6 +65,29 @@ def lines_of_one_colour(position: Position, lines=LINE_MASKS) -> int:
             if colour & line == line:
                 out |= line
     return out
+
+
+def makes_line(mine: int, p: int) -> bool:
+    """Does the ball just put at `p` complete a line of its colour?  ``mine`` is
+    that colour's balls on the set: a new line of one colour passes through `p`,
+    so it can only be of p's colour."""
+    for line in LINES_THROUGH[p]:
+        if mine & line == line:
+            return True
+    return False
+
+
+@cache
+def allowed_colours(on: int, last_a: int | None, last_b: int | None,
+                    owe: int | None) -> tuple[int, ...]:
+    """The colours the player to move may place on set `on` (0 for A), in the
+    order of the moves: the two numbered rules, memoised (a few dozen cases)."""
+    if on == 0:
+        return tuple(c for c in COLOURS if c != last_a)
+    # The ball on set A this turn is last_a; the opponent's on set B is last_b.
+    if owe is not None:
+        return (owe,)
+    return tuple(c for c in COLOURS if c not in (last_a, last_b))
 
 
 @dataclass(frozen=True)
@@ -163,12 +189,7 @@ A, won by the second player) is lost; the chapter and the tests rebuild one.
 
     def colours(self, state: SpairState) -> tuple[int, ...]:
         """The colours the player to move may place now, on the set in play."""
-        if state.on == 0:
-            return tuple(c for c in COLOURS if c != state.last_a)
-        # The ball on set A this turn is last_a; the opponent's on set B is last_b.
-        if state.owe is not None:
-            return (state.owe,)
-        return tuple(c for c in COLOURS if c not in (state.last_a, state.last_b))
+        return allowed_colours(state.on, state.last_a, state.last_b, state.owe)
 
     def legal_moves(self, state: SpairState, player: int | None = None) -> list[Move]:
         if state.result is not None:
@@ -178,7 +199,7 @@ A, won by the second player) is lost; the chapter and the tests rebuild one.
 
     def apply(self, state: SpairState, move: Move) -> SpairState:
         board = state.position.place(move.point, move.colour)
-        won = self._line(board, state.on, LINES_THROUGH[move.point])
+        won = self._win(state.on) if makes_line(board.mask(move.colour), move.point) else None
         if state.on == 0:
             owe = None if move.colour == state.owe else state.owe
             boards = (board, state.boards[1])
@@ -194,9 +215,44 @@ A, won by the second player) is lost; the chapter and the tests rebuild one.
     def _line(self, board: Position, on: int, lines=LINE_MASKS) -> Outcome | None:
         if not lines_of_one_colour(board, lines):
             return None
+        return self._win(on)
+
+    def _win(self, on: int) -> Outcome:
         owner = OWNER[on]
         return Outcome((owner,), f"a line of one colour on set {SET_NAMES[on]} wins for "
                                  f"{self.player_name(owner)}")
+
+    def random_playout(self, state: SpairState, rng: random.Random) -> SpairState:
+        """Same games as the generic loop (legal_moves' order: colour, then point;
+        one draw a ball; the same colour rules and line test), on raw bit masks."""
+        if state.result is not None:
+            return state
+        pick = uniform_index(rng)
+        # masks[set][colour] (index 0 unused) and occupied[set].
+        masks = [[0, b.white, b.black, b.red] for b in state.boards]
+        occupied = [b.occupied for b in state.boards]
+        on, to_move = state.on, state.to_move
+        last_a, last_b, owe = state.last_a, state.last_b, state.owe
+        while True:
+            colours = allowed_colours(on, last_a, last_b, owe)
+            points = playable_points_cached(occupied[on])
+            n = len(points)
+            k = pick(len(colours) * n)
+            c, p = colours[k // n], points[k % n]
+            masks[on][c] |= 1 << p
+            occupied[on] |= 1 << p
+            if makes_line(masks[on][c], p):
+                break
+            if on == 0:     # as apply: the owed colour is paid, or still owed on B
+                owe = None if c == owe else owe
+                last_a, on = c, 1
+            else:
+                owe, last_b, on, to_move = third(last_a, c), c, 0, 1 - to_move
+        # The winning ball is placed again by the rules, which word the outcome.
+        masks[on][c] &= ~(1 << p)
+        boards = tuple(Position.from_masks(*m[1:]) for m in masks)
+        before = SpairState(boards[on], to_move, None, None, boards, last_a, last_b, owe)
+        return self.apply(before, PLACE_MOVES[c][p])
 
     def winning_points(self, state: SpairState) -> int:
         """The one-colour lines of the set that decided the game (the set shown at the end)."""

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from ..game import GameInfo, Outcome
-from ..geometry import SIDE_MASK
-from ..position import group_of
+import random
+
+from ..bits import flood, links_and_pinned, playable_points_cached
+from ..game import GameInfo, Outcome, State
+from ..geometry import NUM_POINTS, SIDE_MASK
+from ..position import Position
 from ..registry import register
-from .placement import PlacementGame, sole_winner
+from .placement import PLACE_MOVES, PLAYER_COLOURS, PlacementGame, sole_winner, uniform_index
 
 #: The two sides each player must join: White left-right, Black bottom-top.
 GOALS = ((SIDE_MASK["left"], SIDE_MASK["right"]),
@@ -17,6 +20,17 @@ def joins(group: int, player: int) -> bool:
     """Does a group touch both of the player's sides?"""
     first, second = GOALS[player]
     return bool(group & first and group & second)
+
+
+def joined(p: int, mine: int, occupied: int, player: int) -> bool:
+    """Does the visible group of the ball at `p` (within `mine`) join both of the
+    player's sides?  The group is ``group_of(p, mine, occupied)``, flooded over the
+    links tabled per occupancy (shibumi.bits); a group within `mine` can only join
+    them if `mine` touches both, which saves most floods."""
+    first, second = GOALS[player]
+    if not (mine & first and mine & second):
+        return False
+    return joins(flood(1 << p, mine, links_and_pinned(occupied)[0]), player)
 
 
 def joining_groups(position, colour: int, player: int) -> int:
@@ -56,11 +70,32 @@ game never ends drawn.
 """
 
     def result_after(self, position, point, mover):
-        colour = self.colour_of(mover)
-        group = group_of(point, position.mask(colour), position.occupied)
-        if joins(group, mover):
+        if joined(point, position.mask(self.colour_of(mover)), position.occupied, mover):
             return Outcome((mover,), f"{self.player_name(mover)} joined both sides")
         return None
+
+    def random_playout(self, state, rng: random.Random):
+        """Same games as the generic loop (legal_moves' order, one draw a move, the
+        same test `joined` as result_after), on raw bit masks."""
+        if state.result is not None:
+            return state
+        pick = uniform_index(rng)
+        position = state.position
+        masks = [position.white, position.black]
+        occ, mover = position.occupied, state.to_move
+        full = (1 << NUM_POINTS) - 1
+        while True:
+            points = playable_points_cached(occ)
+            p = points[pick(len(points))]
+            mine = masks[mover] = masks[mover] | 1 << p
+            occ |= 1 << p
+            if joined(p, mine, occ, mover) or occ == full:
+                break
+            mover ^= 1
+        # The last placement is made again by the rules, which word the outcome.
+        keep = ~(1 << p)
+        before = Position.from_masks(masks[0] & keep, masks[1] & keep)
+        return self.apply(State(before, mover), PLACE_MOVES[PLAYER_COLOURS[mover]][p])
 
     def winning_points(self, state) -> int:
         """The winner's group that joins their two sides."""

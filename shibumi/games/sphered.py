@@ -19,13 +19,16 @@ Move('Wc3.0')
 
 from __future__ import annotations
 
+import random
+
+from ..bits import playable_cached, points_in
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import APEX, BOARD_MASK, NUM_POINTS, SUPPORT_MASK, points_of
+from ..geometry import APEX, BOARD_MASK, NUM_POINTS, SUPPORT_MASK
 from ..notation import Move, point_name
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import PLACE_MOVES, playable_bits, sole_winner
+from .placement import PLACE_MOVES, sole_winner, uniform_index
 
 PLAYER_COLOURS = (WHITE, BLACK)
 _UPPER = range(16, NUM_POINTS)
@@ -54,18 +57,37 @@ PLATFORM_COLOUR = {(w, b, 4 - w - b): platform_colour(w, b, 4 - w - b)
                    for w in range(5) for b in range(5 - w)}
 
 
+def called_of(white: int, black: int, red: int, q: int) -> int:
+    """The colour the finished platform under upper point ``q`` asks for, from the
+    colour masks."""
+    sup = SUPPORT_MASK[q]
+    return PLATFORM_COLOUR[((white & sup).bit_count(), (black & sup).bit_count(),
+                            (red & sup).bit_count())]
+
+
 def called_colour(position: Position, q: int) -> int:
     """The colour the finished platform under upper point ``q`` asks for."""
-    sup = SUPPORT_MASK[q]
-    return PLATFORM_COLOUR[((position.white & sup).bit_count(),
-                            (position.black & sup).bit_count(),
-                            (position.red & sup).bit_count())]
+    return called_of(position.white, position.black, position.red, q)
+
+
+def waiting_of(white: int, black: int, red: int) -> list[tuple[int, int]]:
+    """The finished platforms still empty, as (point, colour asked for), in
+    increasing order of point, from the colour masks."""
+    occupied = white | black | red
+    return [(q, called_of(white, black, red, q))
+            for q in points_in(playable_cached(occupied) & ~BOARD_MASK)]
 
 
 def waiting(position: Position) -> list[tuple[int, int]]:
     """The finished platforms still empty, as (point, colour asked for)."""
-    return [(q, called_colour(position, q))
-            for q in points_of(playable_bits(position.occupied) & ~BOARD_MASK)]
+    return waiting_of(position.white, position.black, position.red)
+
+
+def due_of(white: int, black: int, red: int, player: int) -> list[tuple[int, int]]:
+    """The platforms ``player`` must fill now: those calling for their colour or
+    red (the rule of :meth:`Sphered.legal_moves`, on masks)."""
+    mine = PLAYER_COLOURS[player]
+    return [(q, c) for q, c in waiting_of(white, black, red) if c == mine or c == RED]
 
 
 @register
@@ -159,8 +181,7 @@ chapter plays a game of our own that White wins.
 
     def _due(self, position: Position, player: int) -> list[tuple[int, int]]:
         """The platforms ``player`` must fill now: those calling for their colour or red."""
-        mine = PLAYER_COLOURS[player]
-        return [(q, c) for q, c in waiting(position) if c in (mine, RED)]
+        return due_of(position.white, position.black, position.red, player)
 
     def legal_moves(self, state: State, player: int | None = None) -> list[Move]:
         if state.result is not None:
@@ -168,7 +189,7 @@ chapter plays a game of our own that White wins.
         due = self._due(state.position, state.to_move)
         if due:
             return [PLACE_MOVES[c][q] for q, c in due]
-        holes = points_of(~state.position.occupied & BOARD_MASK)
+        holes = points_in(~state.position.occupied & BOARD_MASK)
         return [PLACE_MOVES[c][p] for c in (PLAYER_COLOURS[state.to_move], RED)
                 for p in holes]
 
@@ -179,6 +200,38 @@ chapter plays a game of our own that White wins.
             return State(position, 1 - mover, self._apex(position, mover), move)
         to_move = mover if self._due(position, mover) else 1 - mover
         return State(position, to_move, None, move)
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Same games as the generic loop (legal_moves' order: the due platforms, else
+        the mover's colour then red over the empty holes; one draw a ball; the turn
+        passes as in apply), on raw bit masks."""
+        if state.result is not None:
+            return state
+        pick = uniform_index(rng)
+        position = state.position
+        masks = [0, position.white, position.black, position.red]   # by colour
+        mover = state.to_move
+        due = due_of(masks[WHITE], masks[BLACK], masks[RED], mover)
+        while True:
+            if due:
+                q, c = due[pick(len(due))]
+            else:
+                holes = points_in(~(masks[WHITE] | masks[BLACK] | masks[RED]) & BOARD_MASK)
+                n = len(holes)
+                k = pick(2 * n)
+                c, q = (PLAYER_COLOURS[mover], RED)[k // n], holes[k % n]
+            masks[c] |= 1 << q
+            if q == APEX:
+                break
+            # apply's test of whose turn it is, which is also the next turn's due list.
+            due = due_of(masks[WHITE], masks[BLACK], masks[RED], mover)
+            if not due:
+                mover ^= 1
+                due = due_of(masks[WHITE], masks[BLACK], masks[RED], mover)
+        # The apex is placed again by the rules, which word the outcome.
+        masks[c] &= ~(1 << q)
+        before = Position.from_masks(masks[WHITE], masks[BLACK], masks[RED])
+        return self.apply(State(before, mover), PLACE_MOVES[c][q])
 
     def _apex(self, position: Position, placer: int) -> Outcome:
         colour = position.colour_at(APEX)

@@ -13,20 +13,13 @@ from ..notation import PASS_MOVE, Move
 from ..position import INTERIOR_REDS, Position
 from ..registry import register
 from .placement import PLACE_MOVES, PLAYER_COLOURS, sole_winner, uniform_index
-from .span import GOALS, joining_groups, joins
+from .span import GOALS, joined, joining_groups, joins
 
 
 def group_at(p: int, mine: int, occupied: int) -> int:
     """The visible group of the ball at `p` within `mine`: ``group_of(p, mine,
     occupied)``, flooded over the links tabled per occupancy (shibumi.bits)."""
     return flood(1 << p, mine, links_and_pinned(occupied)[0])
-
-
-def joined_at(p: int, mine: int, occupied: int, player: int) -> bool:
-    """Does the group of the ball at `p` join both of the player's sides?  A group
-    within `mine` can only if `mine` touches both, which saves most floods."""
-    first, second = GOALS[player]
-    return bool(mine & first and mine & second) and joins(group_at(p, mine, occupied), player)
 
 
 @dataclass(frozen=True)
@@ -96,7 +89,7 @@ group, so the game cannot end without a winner.
         """
         mine = position.mask(PLAYER_COLOURS[player])
         if point is not None:
-            return joined_at(point, mine, position.occupied, player)
+            return joined(point, mine, position.occupied, player)
         seen = 0
         for p in points_of(mine & GOALS[player][0]):
             if seen >> p & 1:
@@ -158,7 +151,7 @@ group, so the game cannot end without a winner.
                 p = points[k]
                 mine = masks[mover] = masks[mover] | 1 << p
                 occ |= 1 << p
-                if joined_at(p, mine, occ, mover) or occ == full:
+                if joined(p, mine, occ, mover) or occ == full:
                     break
             mover ^= 1
         # The last placement is made again by the rules, which word the outcome.
