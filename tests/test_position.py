@@ -145,7 +145,7 @@ def _stable_sets_by_levels():
 def test_a_pyramid_has_141120_stable_occupancies():
     """Every occupancy reachable by placements, counted through the engine's
     playable_mask, and again on the engine-free model: the bound the playable
-    memos of shibumi.games.placement rely on."""
+    memos (shibumi.bits, also cleared past 200,000 entries) rely on."""
     from shibumi.position import playable_mask
     seen, frontier = {0}, [0]
     while frontier:

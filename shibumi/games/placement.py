@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import random
 
+# The playable points of an occupancy, memoised; every placement game asks at
+# every step.  One memo for the whole engine lives in shibumi.bits.
+from ..bits import playable_cached as playable_bits
+from ..bits import playable_points_cached as playable_points
 from ..game import Game, Outcome, State
 from ..geometry import NUM_POINTS, points_of
 from ..notation import Move
 from ..errors import NotationError
-from ..position import BLACK, COLOUR_NAMES, RED, WHITE, playable_mask
+from ..position import BLACK, COLOUR_NAMES, RED, WHITE
 
 PLAYER_COLOURS = (WHITE, BLACK, RED)
 #: PLACE_MOVES[colour][point], interned once.
@@ -21,29 +25,6 @@ PLACE_MOVES = ((),) + tuple(tuple(Move.place(p, c) for p in range(NUM_POINTS))
                            for c in (WHITE, BLACK, RED))
 #: REMOVE_MOVES[point], interned once (games with removals share them).
 REMOVE_MOVES = tuple(Move.remove(p) for p in range(NUM_POINTS))
-
-_PLAYABLE_CACHE: dict[int, tuple[int, ...]] = {}
-
-
-def playable_points(occupied: int) -> tuple[int, ...]:
-    """Playable points of an occupancy mask, memoised.  The memo is bounded: a
-    pyramid has 141,120 stable occupancies (tests/test_position.py counts
-    them), a few tens of MB at most."""
-    pts = _PLAYABLE_CACHE.get(occupied)
-    if pts is None:
-        pts = _PLAYABLE_CACHE[occupied] = tuple(points_of(playable_mask(occupied)))
-    return pts
-
-
-_PLAYABLE: dict[int, int] = {}
-
-
-def playable_bits(occupied: int) -> int:
-    """The playable mask of an occupancy, memoised (bounded, as above)."""
-    mask = _PLAYABLE.get(occupied)
-    if mask is None:
-        mask = _PLAYABLE[occupied] = playable_mask(occupied)
-    return mask
 
 
 def sole_winner(state: State) -> int | None:
