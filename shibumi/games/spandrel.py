@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..bits import nth_point
+from ..bits import flood, nth_point
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (ALL_MASK, CONTACTS, POINTS, SUPPORT_MASK, SUPPORTED, TOUCHING_MASK,
@@ -163,13 +163,7 @@ def largest_group(mine: int, links: tuple[int, ...]) -> tuple[int, int]:
     best = union = 0
     left = mine
     while left:
-        group = frontier = left & -left
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            new = links[low.bit_length() - 1] & mine & ~group
-            group |= new
-            frontier |= new
+        group = flood(left & -left, mine, links)
         left &= ~group
         size = group.bit_count()
         if size > best:

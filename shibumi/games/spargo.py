@@ -216,14 +216,7 @@ def with_freedom(mine: int, occupied: int) -> int:
     """
     hidden, near, _ = _links(occupied)
     seen = mine & ~hidden
-    found = frontier = seen & beside_empty_holes(occupied)
-    while frontier:
-        low = frontier & -frontier
-        frontier ^= low
-        new = near[low.bit_length() - 1] & seen & ~found
-        found |= new
-        frontier |= new
-    return found
+    return flood(seen & beside_empty_holes(occupied), seen, near)
 
 
 def capture_round(masks: list[int], sides) -> int:

@@ -26,6 +26,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
+from ..bits import flood
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, State, write_fields
 from ..geometry import (APEX, COORDS, DIAGONAL_NEIGHBOURS, FLAT_NEIGHBOURS, LEVEL_MASK,
@@ -194,13 +195,7 @@ def groups_in(mine: int) -> list[int]:
     """The groups of touching balls within a mask (balls on one face)."""
     found = []
     while mine:
-        group = frontier = mine & -mine
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            new = TOUCHING_MASK[low.bit_length() - 1] & mine & ~group
-            group |= new
-            frontier |= new
+        group = flood(mine & -mine, mine, TOUCHING_MASK)
         found.append(group)
         mine &= ~group
     return found
