@@ -237,6 +237,7 @@ def test_conformance():
     assert load("splasttwo").info.name == "Splastwo"
     check_random_games("splastwo", players=3)
     check_playouts("splastwo", players=3)
+    check_playouts("splastwo", games=500)
 
 
 def test_random_games_score_five_points_and_never_tie_with_two():

@@ -12,6 +12,7 @@ from ..geometry import (ALL_MASK, COORDS, FLAT_NEIGHBOURS, LEVEL, LEVEL_MASK,
 from ..notation import PASS, PASS_MOVE, Move, parse_point, point_name
 from ..position import BLACK, COLOUR_LETTERS, RED, WHITE, Position
 from ..registry import register
+from ..bits import playable_cached, playable_points_cached
 from .placement import PLACE_MOVES, playable_points
 
 PLAYER_COLOURS = (WHITE, BLACK, RED)
@@ -37,6 +38,18 @@ def line_ends(placed: tuple[int, ...]) -> list[int]:
     ends = [point_at(lv, COORDS[lo][1] - dx, COORDS[lo][2] - dy),
             point_at(lv, COORDS[hi][1] + dx, COORDS[hi][2] + dy)]
     return [p for p in ends if p is not None]
+
+
+_LINE_ENDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def line_ends_cached(placed: tuple[int, ...]) -> tuple[int, ...]:
+    """:func:`line_ends` as a tuple, memoised (at most 30 single balls and the
+    pairs they make)."""
+    ends = _LINE_ENDS.get(placed)
+    if ends is None:
+        ends = _LINE_ENDS[placed] = tuple(line_ends(placed))
+    return ends
 
 
 def is_line(points) -> bool:
@@ -228,6 +241,64 @@ goes to the player who placed the apex.
         masks[colour] |= ALL_MASK & ~position.occupied
         levels = tuple(player if who < 0 else who for who in levels)
         return Position.from_masks(masks[WHITE], masks[BLACK], masks[RED]), levels
+
+    def random_playout(self, state: SplastwoState, rng) -> SplastwoState:
+        """Same games as the generic loop (the same draws over the same moves as
+        ``legal_moves``, and the same turn ends as ``apply``), on raw masks: no
+        state is built until the end."""
+        if state.result is not None:
+            return state
+        rnd, n = rng.random, self.num_players
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]            # by player
+        left = [STOCK - m.bit_count() for m in masks]
+        occ, mover, placed, ply = pos.occupied, state.to_move, state.placed, state.ply
+        levels, move = list(state.levels), state.last
+        rows = [PLACE_MOVES[c] for c in PLAYER_COLOURS]
+        while True:
+            if placed:                       # extend the line, or pass (the last option)
+                playable = playable_cached(occ)
+                ends = [p for p in line_ends_cached(placed) if playable >> p & 1] \
+                    if len(placed) < MAX_LINE and left[mover] else []
+                i = int(rnd() * (len(ends) + 1))
+                if i == len(ends):
+                    p, move = -1, PASS_MOVE
+                else:
+                    p = ends[i]
+            else:
+                pts = playable_points_cached(occ)
+                p = pts[int(rnd() * len(pts))]
+            ply += 1
+            if p >= 0:
+                move, bit = rows[mover][p], 1 << p
+                masks[mover] |= bit
+                occ |= bit
+                left[mover] -= 1
+                lv = LEVEL[p]
+                if occ & LEVEL_MASK[lv] == LEVEL_MASK[lv]:
+                    levels[lv] = mover
+                if occ == ALL_MASK:
+                    return self._ended(masks, (mover + 1) % n, levels, move, ply)
+                placed += (p,)
+                if len(placed) < MAX_LINE and left[mover]:
+                    playable = playable_cached(occ)
+                    if any(playable >> q & 1 for q in line_ends_cached(placed)):
+                        continue             # the line can still grow: same turn
+            placed = ()                      # the turn ends (as _end_turn)
+            holders = [q for q in range(n) if left[q] > 0]
+            if len(holders) == 1:
+                masks[holders[0]] |= ALL_MASK & ~occ
+                levels = [holders[0] if who < 0 else who for who in levels]
+                return self._ended(masks, (mover + 1) % n, levels, move, ply)
+            mover = (mover + 1) % n
+            while not left[mover]:
+                mover = (mover + 1) % n
+
+    def _ended(self, masks, to_move, levels, move, ply) -> SplastwoState:
+        """The final state of a playout, as ``apply`` builds it."""
+        levels = tuple(levels)
+        return SplastwoState(Position.from_masks(*masks), to_move, self._final(levels),
+                             move, (), levels, ply)
 
     def length(self, state: SplastwoState) -> int:
         return state.ply
