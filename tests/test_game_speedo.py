@@ -39,7 +39,19 @@ def texts(moves):
 
 def test_conformance():
     check_random_games("speedo", seeds=range(25))
-    check_playouts("speedo", games=150)
+    check_playouts("speedo", games=400)
+
+
+def test_movable_balls_are_those_under_at_most_one_ball():
+    rng = random.Random(5)
+    for _ in range(300):
+        position = Position()
+        for _ in range(rng.randrange(31)):
+            position = position.place(rng.choice(points_of(position.playable())), WHITE)
+        occupied = position.occupied
+        plain = sum(1 << p for p in points_of(occupied)     # ALL lists the points in order
+                    if sum(occupied >> ALL.index(q) & 1 for q in ABOVE[ALL[p]]) <= 1)
+        assert movable_bits(occupied) == plain
     info = GAME.info
     assert (info.min_players, info.max_players, info.family) == (3, 3, "Counting")
     assert info.max_length == ACTIONS == 88

@@ -21,35 +21,32 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
+from ..bits import carried, nth_point, playable_points_cached, remove_ball
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import ALL_MASK, BOARD_MASK, NUM_POINTS, SUPPORTED_MASK, points_of
+from ..geometry import ALL_MASK, BOARD_MASK, NUM_POINTS, points_of
 from ..notation import REMOVE, Move
 from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
-from .placement import (PLACE_MOVES, PLAYER_COLOURS, REMOVE_MOVES, playable_points,
-                        uniform_choice)
+from .placement import PLACE_MOVES, PLAYER_COLOURS, REMOVE_MOVES, playable_points
 from .spao import group_sizes, scores_outcome
 
 #: The colours placed after removing a ball of each colour.
 OTHERS = {WHITE: (BLACK, RED), BLACK: (WHITE, RED), RED: (WHITE, BLACK)}
 #: Actions in a whole game: White's opening ball, then 29 turns of three.
 ACTIONS = 1 + 3 * (NUM_POINTS - 1)
-#: Points that can hold up more than one ball (the others are never pinned).
-_CAN_PIN = tuple(p for p in range(NUM_POINTS) if SUPPORTED_MASK[p].bit_count() > 1)
-
 _MOVABLE: dict[int, int] = {}
 
 
 def movable_bits(occupied: int) -> int:
-    """Balls that may be removed: those resting under at most one ball (memoised)."""
+    """Balls that may be removed: those resting under at most one ball (the
+    pinned ones found by shifts, :func:`shibumi.bits.carried`).  Memoised, as
+    playouts meet the same occupancies again; cleared past 200,000 entries."""
     mask = _MOVABLE.get(occupied)
     if mask is None:
-        mask = occupied
-        for p in _CAN_PIN:
-            if (SUPPORTED_MASK[p] & occupied).bit_count() > 1:
-                mask &= ~(1 << p)
-        _MOVABLE[occupied] = mask
+        if len(_MOVABLE) > 200_000:
+            _MOVABLE.clear()
+        mask = _MOVABLE[occupied] = occupied & ~carried(occupied)[1]
     return mask
 
 
@@ -259,17 +256,19 @@ wins, and players tied for it share the win.
         """The generic loop's games (the same choices from the same generator), on masks."""
         if state.result is not None:
             return state
-        choose = uniform_choice(rng)
-        masks = [0, state.position.white, state.position.black, state.position.red]
-        occ = state.position.occupied
+        rnd = rng.random
+        pos = state.position
+        masks = [pos.white, pos.black, pos.red]        # by colour, WHITE first
+        occ = pos.occupied
         mover, pending, last = state.to_move, state.pending, state.last
         while True:
-            if pending:
-                spots = playable_points(occ)
-                i = choose(range(len(pending) * len(spots)))
-                colour, p = pending[i // len(spots)], spots[i % len(spots)]
+            if pending:                       # a colour still to place, then where
+                spots = playable_points_cached(occ)
+                n = len(spots)
+                i = int(rnd() * (len(pending) * n))
+                colour, p = pending[i // n], spots[i % n]
                 bit = 1 << p
-                masks[colour] |= bit
+                masks[colour - WHITE] |= bit
                 occ |= bit
                 last = PLACE_MOVES[colour][p]
                 pending = tuple(c for c in pending if c != colour)
@@ -277,29 +276,20 @@ wins, and players tied for it share the win.
                     mover = (mover + 1) % 3
                     if occ == ALL_MASK:
                         break
-            elif not occ:
-                p = choose(range(16))
-                masks[WHITE] |= 1 << p
+            elif not occ:                     # White's opening ball, on the board
+                p = int(rnd() * 16)
+                masks[0] |= 1 << p
                 occ |= 1 << p
                 last, mover = PLACE_MOVES[WHITE][p], 1
-            else:
-                p = choose(points_of(movable_bits(occ)))
-                colour = _colour(masks, p)
-                masks[colour] &= ~(1 << p)
-                gap, above = p, SUPPORTED_MASK[p] & occ
-                while above:                      # the column above drops one step
-                    q = above.bit_length() - 1
-                    c = _colour(masks, q)
-                    masks[c] = masks[c] & ~(1 << q) | 1 << gap
-                    gap, above = q, SUPPORTED_MASK[q] & occ
-                occ &= ~(1 << gap)
+            else:                             # a free ball goes; its column drops
+                free = movable_bits(occ)
+                p = nth_point(free, int(rnd() * free.bit_count()))
+                bit = 1 << p
+                colour = WHITE if masks[0] & bit else BLACK if masks[1] & bit else RED
+                occ = remove_ball(masks, occ, p)[0]
                 pending, last = OTHERS[colour], REMOVE_MOVES[p]
-        position = Position.from_masks(masks[WHITE], masks[BLACK], masks[RED])
+        position = Position.from_masks(*masks)
         return SpeedoState(position, mover, self.score(position), last, ())
-
-
-def _colour(masks: list[int], p: int) -> int:
-    return WHITE if masks[WHITE] >> p & 1 else BLACK if masks[BLACK] >> p & 1 else RED
 
 
 assert ACTIONS == 88
