@@ -8,7 +8,7 @@ from conformance import (check_playouts, check_random_games,
                          check_symmetries, random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
-from shibumi.games.sp_kapow import visible_counts
+from shibumi.games.sp_kapow import touching_own, visible_counts
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, RED, WHITE
 from reference import ABOVE, below, cells_of, open_points, touch
@@ -24,7 +24,19 @@ BUILD = ("Wa1 Bc5.0 Wg1 Be5.0 Wa3 Bg5 Wc3.0 Bg3 We3.0 Bg7 Wa5 Bd4.1 Wd2 Bf4 Wf2 
 
 def test_conformance():
     check_random_games("sp-kapow", seeds=range(20))
-    check_playouts("sp-kapow", games=200)
+    check_playouts("sp-kapow", games=1000)
+
+
+def test_touching_own_matches_the_point_by_point_rule():
+    from shibumi.geometry import TOUCHING_MASK, points_of
+    rng = random.Random(11)
+    masks = [(rng.getrandbits(30), rng.getrandbits(30)) for _ in range(300)]
+    for seed in range(100):                       # and masks of real positions
+        pos = random_walk(GAME, seed, seed % 40).position
+        masks += [(own, pos.playable()) for own in (pos.white, pos.black, pos.red)]
+    for own, playable in masks:
+        want = sum(1 << p for p in points_of(playable) if TOUCHING_MASK[p] & own)
+        assert touching_own(own, playable) == want
 
 
 def test_the_start_and_a_placement_must_touch_your_colour():

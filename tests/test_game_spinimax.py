@@ -6,10 +6,11 @@ from collections import Counter
 import pytest
 
 import shibumi.games.spinimax  # noqa: F401  (registers the game)
+from conformance import check_playouts
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import APEX, BOARD_MASK, NUM_POINTS, SUPPORT_MASK
-from shibumi.games.spinimax import stacked_colour
+from shibumi.games.spinimax import settle_stacks, stacked_colour, top_platforms
 from shibumi.notation import Move, parse_point, point_name
 from shibumi.position import BLACK, RED, WHITE, Position
 
@@ -240,3 +241,26 @@ def test_overflow_is_rare_in_random_play():
         if max(final.position.count(c) for c in (WHITE, BLACK, RED)) > 16:
             over += 1
     assert 0 < over < 60
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("spinimax", games=1000)
+
+
+def test_topping_all_platforms_at_once_matches_stacking_ball_by_ball():
+    # Random boards filled hole by hole with settle_stacks after each ball, from
+    # part-filled boards too: top_platforms on the balls placed by hand alone
+    # gives the same pyramid.
+    rng = random.Random(2)
+    for _ in range(500):
+        masks = [0, 0, 0, 0]
+        holes = rng.sample(range(16), rng.randrange(17))
+        for p in holes:
+            masks[rng.choice((WHITE, BLACK, RED))] |= 1 << p
+            settle_stacks(masks, p)
+            board = [m & BOARD_MASK for m in masks]
+            assert top_platforms(board[WHITE], board[BLACK], board[RED]) == \
+                (masks[WHITE], masks[BLACK], masks[RED])
+            # and from the settled masks nothing more is topped
+            assert top_platforms(masks[WHITE], masks[BLACK], masks[RED]) == \
+                (masks[WHITE], masks[BLACK], masks[RED])

@@ -246,4 +246,5 @@ def test_perft_and_endings_where_lines_end_the_game(step, name):
 
 def test_conformance():
     check_random_games("splade", seeds=range(10), winner="before")
-    check_playouts("splade", games=600)
+    check_playouts("splade", games=1000)
+    check_playouts("splade", games=600, winner="before")

@@ -5,6 +5,7 @@ from functools import lru_cache
 import pytest
 
 import shibumi.games.spree  # noqa: F401  (registers the game)
+from conformance import check_playouts
 from shibumi import IllegalMoveError, load
 from shibumi.analysis import perft
 from shibumi.games.spree import SpreeState
@@ -174,3 +175,7 @@ def test_perft_midgame_against_brute_force(seed):
 def test_perft_in_the_example():
     state = game().parse_state(f"{THREATS} 2 hand=B")
     assert perft(game(), 6, state) == _brute_perft(state.position, 1, BLACK, None, 6)
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("spree", games=1000)

@@ -18,8 +18,11 @@ Move('Ra1')
 from __future__ import annotations
 
 import dataclasses
+import random
 from dataclasses import dataclass
 
+from ..bits import (neighbour_tables, next_to, nth_point, points_in, raised, remove_ball,
+                    unpinned)
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import LEVEL_MASK, SUPPORTED_MASK, TOUCHING_MASK, points_of, transform_mask
@@ -52,6 +55,16 @@ def pinned_mask(occupied: int, mask: int) -> int:
     return out
 
 
+#: Tables for :func:`shibumi.bits.next_to` over physical contact (a symmetric relation).
+_TOUCH_TABLES = neighbour_tables(TOUCHING_MASK)
+
+
+def touching_own(own: int, playable: int) -> int:
+    """The points of ``playable`` touching a ball of ``own``: the points ``p`` with
+    ``TOUCHING_MASK[p] & own``, from the union of the contacts of ``own``'s balls."""
+    return next_to(own, _TOUCH_TABLES)[0] & playable
+
+
 def landing(position: Position, bomb: int) -> int:
     """The balls a bomb touches as it lands on ``bomb`` (placed, or fallen)."""
     return TOUCHING_MASK[bomb] & position.occupied
@@ -59,8 +72,8 @@ def landing(position: Position, bomb: int) -> int:
 
 def blast_targets(position: Position, hit: int) -> int:
     """The balls of ``hit`` (touched by the bomb as it landed) removable now (not pinned)."""
-    hit &= position.occupied
-    return hit & ~pinned_mask(position.occupied, hit)
+    occupied = position.occupied
+    return unpinned(hit & occupied, occupied)
 
 
 def blow(position: Position, bomb: int, hit: int, target: int) -> tuple[Position, int, int, tuple]:
@@ -78,6 +91,25 @@ def blow(position: Position, bomb: int, hit: int, target: int) -> tuple[Position
             bomb = to
             hit = landing(after, bomb)
     return after, bomb, hit, drops
+
+
+def _placed(position: Position, p: int, colour: int) -> Position:
+    """``position.place(p, colour)`` for a legal move, without its checks (the
+    move lists give only playable points and the players' colours)."""
+    bit = 1 << p
+    after = Position.__new__(Position)
+    after._set(position.white | bit if colour == WHITE else position.white,
+               position.black | bit if colour == BLACK else position.black,
+               position.red | bit if colour == RED else position.red)
+    return after
+
+
+def _at_rest(masks: list[int]) -> Position:
+    """The position of ``[white, black, red]`` masks the rules produced (disjoint,
+    stable), without ``Position.from_masks``' checks."""
+    position = Position.__new__(Position)
+    position._set(masks[0], masks[1], masks[2])
+    return position
 
 
 def visible_counts(position: Position) -> tuple[tuple[int, int], ...]:
@@ -209,24 +241,24 @@ A tie on every level is a draw.
     def placements(self, state, player: int) -> int:
         """Playable points where the player's colour touches a ball of its own."""
         position = state.position
-        own = position.mask(COLOURS[player])
-        if not self.reserve(state, player):
+        own = position.white if player == 0 else position.black
+        if SET_BALLS - own.bit_count() - state.lost[player] == 0:
             return 0
-        return sum(1 << p for p in points_of(playable_bits(position.occupied))
-                   if TOUCHING_MASK[p] & own)
+        return touching_own(own, playable_bits(position.occupied))
 
     def legal_moves(self, state, player=None) -> list[Move]:
         if state.result is not None:
             return []
+        occupied = state.position.occupied
         if state.blast is not None:
-            return [REMOVE_MOVES[p] for p in points_of(blast_targets(state.position,
-                                                                      state.hit))]
+            return [REMOVE_MOVES[p] for p in points_in(unpinned(state.hit & occupied,
+                                                                occupied))]
         mover = state.to_move
-        moves = [PLACE_MOVES[COLOURS[mover]][p]
-                 for p in points_of(self.placements(state, mover))]
+        row = PLACE_MOVES[COLOURS[mover]]
+        moves = [row[p] for p in points_in(self.placements(state, mover))]
         if state.bombs[mover]:
-            moves += [PLACE_MOVES[RED][p]
-                      for p in points_of(playable_bits(state.position.occupied))]
+            row = PLACE_MOVES[RED]
+            moves += [row[p] for p in points_in(playable_bits(occupied))]
         return moves or [PASS_MOVE]
 
     def apply(self, state, move) -> KapowState:
@@ -240,7 +272,7 @@ A tie on every level is a draw.
             position, bomb, hit, _ = blow(state.position, state.blast, state.hit, move.point)
             return self.after_blast(KapowState(position, mover, None, move, state.bombs,
                                                bomb, hit, False, n, lost))
-        position = state.position.place(move.point, move.colour)
+        position = _placed(state.position, move.point, move.colour)
         if move.colour == RED:
             bombs = tuple(b and p != mover for p, b in enumerate(state.bombs))
             return self.after_blast(KapowState(position, mover, None, move, bombs,
@@ -253,7 +285,88 @@ A tie on every level is a draw.
         """Hand the turn over once the bomb touches nothing it can remove."""
         if blast_targets(state.position, state.hit):
             return state
-        return dataclasses.replace(state, to_move=1 - state.to_move, blast=None, hit=0)
+        return KapowState(state.position, 1 - state.to_move, state.result, state.last,
+                          state.bombs, None, 0, state.passed, state.actions, state.lost)
+
+    def random_playout(self, state, rng: random.Random) -> KapowState:
+        """Same games as the generic loop (the moves of ``legal_moves`` in its
+        order, one draw per action, a lone pass included), on raw masks: a
+        blast's victims from ``unpinned``, removals by ``remove_ball``, and
+        placements on the playable points among those touching the mover's
+        balls, a mask kept up to date as balls are placed (built again after
+        a blast, which moves balls).  The game ends, as in ``settle``, at a
+        pass after which the other player cannot play either."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [pos.white, pos.black, pos.red]          # the colours of players 0, 1; red
+        occ, mover, n = pos.occupied, state.to_move, state.actions
+        bombs, lost, blast, hit = list(state.bombs), list(state.lost), state.blast, state.hit
+        # Balls in hand: a removal takes one off the pyramid and counts it lost,
+        # so only placements change them.
+        left = [SET_BALLS - masks[0].bit_count() - lost[0],
+                SET_BALLS - masks[1].bit_count() - lost[1]]
+        near = [next_to(masks[0], _TOUCH_TABLES)[0], next_to(masks[1], _TOUCH_TABLES)[0]]
+        playable = playable_bits(occ)               # kept up to date by placements
+        # The game ends on a pass, so the moves played need no Move objects.
+        while True:
+            if blast is not None:
+                # The bomber blows away one of the unpinned balls the bomb touched.
+                victims = unpinned(hit & occ, occ)
+                p = nth_point(victims, int(rnd() * victims.bit_count()))
+                bit = 1 << p
+                if not masks[2] & bit:
+                    lost[0 if masks[0] & bit else 1] += 1
+                occ, column = remove_ball(masks, occ, p)
+                hit &= ~bit
+                if column >> blast & 1:
+                    # The column drops one place: the bomb lands on the highest
+                    # point of the chain below it (the chain climbs in index).
+                    below = column & (1 << blast) - 1
+                    blast = below.bit_length() - 1 if below else p
+                    hit = TOUCHING_MASK[blast] & occ
+                n += 1
+                if not unpinned(hit & occ, occ):
+                    blast, hit, mover = None, 0, 1 - mover
+                    near = [next_to(masks[0], _TOUCH_TABLES)[0],
+                            next_to(masks[1], _TOUCH_TABLES)[0]]
+                    playable = playable_bits(occ)
+                continue
+            mine = near[mover] & playable if left[mover] else 0
+            count = mine.bit_count()
+            total = count + playable.bit_count() if bombs[mover] else count
+            if not total:
+                rnd()                           # the draw that picks the lone pass
+                other = 1 - mover
+                if not (bombs[other] and playable or left[other] and near[other] & playable):
+                    # Neither can play: the pass ends the game (as ``settle`` has it).
+                    position = _at_rest(masks)
+                    return KapowState(position, other, self.score(
+                        position, "neither player can play"), PASS_MOVE, tuple(bombs),
+                        None, 0, True, n + 1, tuple(lost))
+                n, mover = n + 1, other
+                continue
+            k = int(rnd() * total)
+            n += 1
+            if k < count:
+                p = nth_point(mine, k)
+                masks[mover] |= 1 << p
+                playable ^= 1 << p | raised(occ, p)
+                occ |= 1 << p
+                left[mover] -= 1
+                near[mover] |= TOUCHING_MASK[p]
+                mover = 1 - mover
+                continue
+            p = nth_point(playable, k - count)
+            masks[2] |= 1 << p
+            playable ^= 1 << p | raised(occ, p)
+            occ |= 1 << p
+            bombs[mover] = False
+            hit = TOUCHING_MASK[p] & occ
+            if unpinned(hit, occ):
+                blast = p
+            else:
+                hit, mover = 0, 1 - mover
 
     # -- the end -------------------------------------------------------------
     def score(self, position: Position, reason: str) -> Outcome:

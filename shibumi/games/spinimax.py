@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
+from ..bits import nth_point, points_in
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import APEX, BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, points_of
+from ..geometry import APEX, BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED
 from ..notation import Move, point_name
 from ..position import BLACK, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
@@ -77,6 +80,37 @@ def settle_stacks(masks: list[int], point: int) -> list[tuple[int, int]]:
                     nxt.append(q)
         frontier = nxt
     return added
+
+
+#: The colour stacked on a finished platform, by its white and black balls as
+#: ``5 * white + black`` (the rest are red): :data:`STACK_COLOUR` as a flat table.
+_STACKED = tuple(STACK_COLOUR.get((w, b, 4 - w - b), 0) for w in range(5) for b in range(5))
+#: Each upper point with its platform, lowest level first (a platform's points
+#: come before the point on it).
+_PLATFORMS = tuple((q, SUPPORT_MASK[q]) for q in _UPPER)
+
+
+def top_platforms(white: int, black: int, red: int) -> tuple[int, int, int]:
+    """The colour masks once every finished platform is topped, level by level.
+
+    The colour of an upper ball depends only on the four balls under it, which
+    never change (nothing is ever removed), so topping the platforms from the
+    bottom up gives what :func:`settle_stacks` gives ball by ball, in any order.
+    """
+    occupied = white | black | red
+    for q, platform in _PLATFORMS:
+        if occupied & platform == platform and not occupied >> q & 1:
+            colour = _STACKED[(white & platform).bit_count() * 5
+                              + (black & platform).bit_count()]
+            bit = 1 << q
+            occupied |= bit
+            if colour == WHITE:
+                white |= bit
+            elif colour == BLACK:
+                black |= bit
+            else:
+                red |= bit
+    return white, black, red
 
 
 @register
@@ -162,15 +196,38 @@ sixteenth move. The player whose colour sits on the apex wins.
         if state.result is not None:
             return []
         row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
-        return [row[p] for p in points_of(~state.position.occupied & BOARD_MASK)]
+        return [row[p] for p in points_in(~state.position.occupied & BOARD_MASK)]
 
     def apply(self, state: State, move: Move) -> State:
         pos = state.position
         masks = [0, pos.white, pos.black, pos.red]
         masks[move.colour] |= 1 << move.point
         settle_stacks(masks, move.point)
-        position = Position.from_masks(masks[WHITE], masks[BLACK], masks[RED])
+        position = Position.__new__(Position)       # masks the rules made: no checks
+        position._set(masks[WHITE], masks[BLACK], masks[RED])
         return State(position, (state.to_move + 1) % 3, self._result(position), move)
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Same games as the generic loop (the empty holes in ``legal_moves``'
+        order, one draw a move) on raw masks.  The holes are filled first and the
+        platforms topped once at the end (:func:`top_platforms`), which gives
+        the same pyramid as topping them move by move."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [0, pos.white, pos.black, pos.red]
+        empty, mover = ~pos.occupied & BOARD_MASK, state.to_move
+        while True:                 # a game goes on until the last hole is filled
+            p = nth_point(empty, int(rnd() * empty.bit_count()))
+            empty ^= 1 << p
+            colour = PLAYER_COLOURS[mover]
+            masks[colour] |= 1 << p
+            mover = (mover + 1) % 3
+            if not empty:
+                break
+        position = Position.__new__(Position)       # masks the rules made: no checks
+        position._set(*top_platforms(masks[WHITE], masks[BLACK], masks[RED]))
+        return State(position, mover, self._result(position), PLACE_MOVES[colour][p])
 
     def _result(self, position: Position) -> Outcome | None:
         apex = position.colour_at(APEX)

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
+from ..bits import nth_point, playable_cached, raised
 from ..game import GameInfo, Outcome, State
-from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
+from ..geometry import ALL_MASK, LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..errors import UnknownGameError
+from ..position import Position
 from ..registry import register
-from .placement import PlacementGame, sole_winner
+from .placement import PLACE_MOVES, PLAYER_COLOURS, PlacementGame, sole_winner
+
+#: The players after and before each player in turn order.
+_NEXT, _PREV = (1, 2, 0), (2, 0, 1)
 
 
 @register
@@ -104,6 +111,39 @@ other wins instead (White+Black: White, Black+Red: Black, Red+White: Red).
         winner = min(winners, key=lambda p: (p - mover) % 3)
         return Outcome((winner,), "a line of exactly two colours was completed; "
                                   f"it goes to {self.player_name(winner)}")
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Same games as the generic loop (the playable points in order, one draw
+        a move), on raw masks.  A full line through the ball just placed holds
+        the mover's colour, so it has exactly two colours when exactly one of
+        the other two players has a ball in it; the last placement is made
+        again by ``apply``, which names the winner."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [pos.white, pos.black, pos.red]
+        occ, mover = pos.occupied, state.to_move
+        playable = playable_cached(occ)
+        while True:
+            p = nth_point(playable, int(rnd() * playable.bit_count()))
+            bit = 1 << p
+            playable ^= bit | raised(occ, p)
+            occ |= bit
+            masks[mover] |= bit
+            if occ == ALL_MASK:
+                break
+            after, before = masks[_NEXT[mover]], masks[_PREV[mover]]
+            for line in LINES_THROUGH[p]:
+                if occ & line == line and (not after & line) != (not before & line):
+                    break
+            else:
+                mover = _NEXT[mover]
+                continue
+            break
+        masks[mover] ^= bit
+        start = Position.__new__(Position)          # masks the rules made: no checks
+        start._set(*masks)
+        return self.apply(State(start, mover), PLACE_MOVES[PLAYER_COLOURS[mover]][p])
 
     def result_after(self, position, point, mover):
         return self._decide(self._line_winners(position, LINES_THROUGH[point]), mover)

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 
+from ..bits import nth_point, playable_cached, raised
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS
+from ..geometry import ALL_MASK, LINE_MASKS, LINES_THROUGH, NUM_POINTS
 from ..notation import CHOOSE, Move
-from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE
+from ..position import BLACK, COLOUR_LETTERS, COLOUR_NAMES, RED, WHITE, Position
 from ..registry import register
 from .placement import PLACE_MOVES, playable_points, sole_winner
 
 CHOICES = {c: Move.choose(c) for c in (WHITE, BLACK, RED)}
+#: The colours that may be handed, in ``legal_moves``' order, by the colour barred
+#: (None at the start, when any may be handed).
+_HANDABLE = {None: (WHITE, BLACK, RED), WHITE: (BLACK, RED), BLACK: (WHITE, RED),
+             RED: (WHITE, BLACK)}
 
 
 def winning_lines(position, lines=LINE_MASKS) -> int:
@@ -113,6 +119,45 @@ such a line is a draw.
         position = state.position.place(move.point, move.colour)
         result = self._result(position, state.to_move, LINES_THROUGH[move.point])
         return SpreeState(position, state.to_move, result, move, None, move.colour)
+
+    def random_playout(self, state: State, rng: random.Random) -> State:
+        """Same games as the generic loop (the colours and the playable points in
+        ``legal_moves``' order, one draw per action), on raw masks, the playable
+        points kept up to date with ``raised``.  The last placement is made
+        again by ``apply``, which words the outcome."""
+        if state.result is not None:
+            return state
+        rnd, pos = rng.random, state.position
+        masks = [0, pos.white, pos.black, pos.red]        # indexed by colour
+        occ, mover, hand, barred = pos.occupied, state.to_move, state.hand, state.barred
+        playable = playable_cached(occ)
+        while True:
+            if hand is None:                              # hand the opponent a colour
+                colours = _HANDABLE[barred]
+                hand = colours[int(rnd() * len(colours))]
+                mover = 1 - mover
+            p = nth_point(playable, int(rnd() * playable.bit_count()))
+            bit = 1 << p
+            playable ^= bit | raised(occ, p)
+            occ |= bit
+            masks[hand] |= bit
+            if occ == ALL_MASK:
+                break
+            white, black, red = masks[WHITE], masks[BLACK], masks[RED]
+            # A full line wins unless it mixes white and black or is all red.
+            for line in LINES_THROUGH[p]:
+                if occ & line == line and not (white & line and black & line) \
+                        and red & line != line:
+                    break
+            else:
+                barred, hand = hand, None
+                continue
+            break
+        masks[hand] ^= bit
+        start = Position.__new__(Position)           # masks the rules made: no checks
+        start._set(masks[WHITE], masks[BLACK], masks[RED])
+        return self.apply(SpreeState(start, mover, None, None, hand, None),
+                          PLACE_MOVES[hand][p])
 
     def _result(self, position, placer: int, lines=LINE_MASKS) -> Outcome | None:
         if winning_line(position, lines):
