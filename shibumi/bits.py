@@ -303,11 +303,11 @@ def lift_ball(source: int, mine: int, theirs: int, occupied: int) -> tuple[int, 
     return own, other, fell
 
 
-def position_of(white: int, black: int) -> Position:
-    """``Position.from_masks(white, black)`` without its checks (for masks the rules
-    produced, known to be disjoint and stable); no red balls."""
+def position_of(white: int, black: int, red: int = 0) -> Position:
+    """``Position.from_masks(white, black, red)`` without its checks (for masks the
+    rules produced, known to be disjoint and stable)."""
     pos = Position.__new__(Position)
-    pos._set(white, black, 0)
+    pos._set(white, black, red)
     return pos
 
 

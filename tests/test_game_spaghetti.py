@@ -1,13 +1,17 @@
 """Spaghetti: play next to the last ball, else a black ball; longest unbranched strand wins."""
+import random
+
 import pytest
 
 import shibumi.games.spaghetti  # noqa: F401  (registers the game)
+from conformance import check_playouts, random_walk
 from shibumi import IllegalMoveError, Move, load
 from shibumi.analysis import perft
-from shibumi.games.spaghetti import NEAR, longest_strand, strand_length
-from shibumi.geometry import APEX, SYMMETRIES, point_at, points_of
+from shibumi.bits import links_and_pinned
+from shibumi.games.spaghetti import NEAR, longest_path, longest_strand, strand_length
+from shibumi.geometry import ALL_MASK, APEX, SYMMETRIES, point_at, points_of
 from shibumi.notation import parse_point, point_name
-from shibumi.position import BLACK, RED, WHITE, Position
+from shibumi.position import BLACK, RED, WHITE, Position, hidden_mask, linked
 
 GAME = load("spaghetti")
 
@@ -160,6 +164,49 @@ def test_longest_strand_on_a_bare_graph():
     adj = {0: 0b00010, 1: 0b10101, 2: 0b01010, 3: 0b00100, 4: 0b00010}
     assert longest_strand(0b11111, lambda p: adj[p]) == 4
     assert longest_strand(0, lambda p: 0) == 0
+
+
+def _every_path(nodes, neighbours):
+    """The longest simple path by going down every path from every ball (no cuts)."""
+    adj = {p: neighbours(p) & nodes for p in points_of(nodes)}
+    best, stack = 0, [(p, 1 << p, 1) for p in adj]
+    while stack:
+        p, used, length = stack.pop()
+        best = max(best, length)
+        stack.extend((q, used | 1 << q, length + 1) for q in points_of(adj[p] & ~used))
+    return best
+
+
+def test_the_cut_search_finds_the_longest_path_of_every_mask():
+    # The finished pyramid's visible contacts (what every game is scored on),
+    # random sets of up to 15 of its 25 visible balls (a colour has at most 14),
+    # against the search with no cuts.
+    links = links_and_pinned(ALL_MASK)[0]
+    visible = points_of(ALL_MASK & ~hidden_mask(ALL_MASK))
+    rng = random.Random(5)
+    for n in range(640):
+        nodes = sum(1 << p for p in rng.sample(visible, n % 16))
+        expected = _every_path(nodes, lambda p: linked(p, ALL_MASK))
+        assert longest_path(nodes, links) == expected
+        assert longest_strand(nodes, links.__getitem__) == expected
+
+
+def test_strand_length_reads_the_contacts_as_linked_does():
+    # Positions along random games and finished games, strands counted point by
+    # point: hidden balls left out, contacts from linked.
+    positions = [random_walk(GAME, seed, seed % 30).position for seed in range(60)]
+    positions += [GAME.random_playout(GAME.initial_state(), random.Random(seed)).position
+                  for seed in range(30)]
+    for position in positions:
+        occupied = position.occupied
+        for colour in (WHITE, RED, BLACK):
+            mine = position.mask(colour) & ~hidden_mask(occupied)
+            expected = _every_path(mine, lambda p: linked(p, occupied))
+            assert strand_length(position, colour) == expected
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("spaghetti", games=500)
 
 
 # The book's final position (figure lost), rebuilt: White's strand of 9 runs

@@ -9,11 +9,13 @@ from conformance import (check_playouts, check_random_games,
                          check_symmetries, random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
+from shibumi.bits import raised
 from shibumi.games.spaiji import openings
-from shibumi.games.spodd import DIAGONALS, START, tallies
+from shibumi.games.spodd import (DIAGONALS, START, completers, first_spots, open_pairs,
+                                 tallies)
 from shibumi.geometry import ALL_MASK, COORDS, INTERIOR_MASK, PROJECTION, points_of
 from shibumi.notation import parse_point
-from shibumi.position import BLACK, RED, WHITE, Position, hidden_mask
+from shibumi.position import BLACK, RED, WHITE, Position, hidden_mask, playable_mask
 from reference import touch as _touch, open_points as _open
 
 FULL = ALL_MASK
@@ -30,6 +32,31 @@ def match_at(text, to_move=1, extras="", **params):
 def test_conformance():
     check_random_games("spodd", seeds=range(10), weighted=True)
     check_playouts("spodd", games=400)
+    check_playouts("spodd", games=200, weighted=True)
+
+
+def _random_occupancies(count, seed=0):
+    """Stable occupancies of every size: balls dropped on random playable points."""
+    rng = random.Random(seed)
+    for _ in range(count):
+        occupied = 0
+        for _ in range(rng.randrange(31)):
+            spots = points_of(playable_mask(occupied))
+            if not spots:
+                break
+            occupied |= 1 << rng.choice(spots)
+        yield occupied
+
+
+def test_the_mask_rules_match_the_point_by_point_ones():
+    # completers and open_pairs (the playout's and legal_moves' first spots)
+    # against raised and spaiji's openings, point by point.
+    for occupied in _random_occupancies(3000):
+        playable = playable_mask(occupied)
+        by_point = sum(1 << p for p in points_of(playable) if raised(occupied, p))
+        assert completers(occupied) & playable == by_point
+        assert open_pairs(occupied, playable) == openings(occupied)
+        assert first_spots(occupied) == (openings(occupied) or playable)
 
 
 # -- start and turns -----------------------------------------------------------

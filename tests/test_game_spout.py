@@ -4,10 +4,12 @@ import random
 import pytest
 
 import shibumi.games.spout  # noqa: F401  (registers the game)
-from conformance import (check_random_games, check_symmetries,
+from conformance import (check_playouts, check_random_games, check_symmetries,
                          random_walk)
 from shibumi import IllegalMoveError, NotationError, UnknownGameError, load
 from shibumi.analysis import perft
+from shibumi.bits import playable_of, points_in, raised
+from shibumi.games.spout import bonus_points, earned
 from shibumi.position import BLACK, RED, WHITE
 from reference import ABOVE as _ABOVE, ALL as _ALL, below as _below, cells_of as _cells
 
@@ -28,6 +30,30 @@ def legal(m):
 def test_conformance():
     check_random_games("spout", seeds=range(20))
     check_random_games("spout", seeds=range(20), players=3)
+
+
+def test_the_fast_playout_plays_the_rules_games():
+    check_playouts("spout", games=400)
+    check_playouts("spout", games=400, players=3)
+
+
+def test_earned_bonuses_on_masks_match_the_point_by_point_count():
+    # ``earned`` (what the playout and apply use) against ``bonus_points`` on the
+    # position after the ball, for every playable point, colour and threshold.
+    checked = 0
+    for players in (2, 3):
+        game = load("spout", players=players)
+        for seed in range(40):
+            s = random_walk(game, seed, seed % 28)
+            occupied = s.position.occupied
+            for p in points_in(playable_of(occupied)):
+                for colour in (WHITE, BLACK, RED):
+                    after = s.position.place(p, colour)
+                    for friendly in (2, 3):
+                        fast = earned(raised(occupied, p), after.mask(colour), friendly)
+                        assert fast == bonus_points(after, p, colour, friendly)
+                        checked += bool(fast)
+    assert checked > 50
 
 
 def test_symmetries_keep_moves_and_results():

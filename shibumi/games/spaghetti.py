@@ -5,15 +5,17 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import (flood, hidden_of, links_and_pinned, nth_point, points_in,
+                   position_of, raised)
 from ..errors import NotationError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (APEX, BOARD_MASK, DIAGONAL_NEIGHBOURS, FLAT_NEIGHBOURS,
                         NUM_POINTS, SUPPORTED, SUPPORTS, points_of)
 from ..notation import Move, point_name
-from ..position import BLACK, RED, WHITE, Position, hidden_mask, linked
+from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
 from ..game import read_fields, write_fields
-from .placement import PLACE_MOVES, playable_points
+from .placement import PLACE_MOVES, playable_bits, playable_points
 
 PLAYER_COLOURS = (WHITE, RED)
 #: Once 29 points are filled only the apex is left, and the game ends.
@@ -36,49 +38,81 @@ def longest_strand(nodes: int, neighbours) -> int:
     """Balls in the longest simple path of a graph (no ball used twice).
 
     ``nodes`` is a mask of points, ``neighbours(p)`` a mask of the points
-    joined to p; only joins inside ``nodes`` count. A depth-first search over
-    every path, which stops early once a path uses a whole connected part.
+    joined to p; only joins inside ``nodes`` count.
     """
-    adj = {p: neighbours(p) & nodes for p in points_of(nodes)}
+    return longest_path(nodes, {p: neighbours(p) & nodes for p in points_of(nodes)})
+
+
+def longest_path(nodes: int, adj) -> int:
+    """:func:`longest_strand` with the joins given as a table: ``adj[p]`` holds
+    the points joined to p for every p of ``nodes`` (points outside ``nodes``
+    are ignored), such as the links of :func:`shibumi.bits.links_and_pinned`.
+
+    One connected part at a time; a part no larger than the best path found
+    cannot hold a longer one, nor can the balls left once they are that few.
+    """
     best = 0
     left = nodes
-    while left:
-        # one connected part at a time
-        start = (left & -left).bit_length() - 1
-        part, frontier = 1 << start, 1 << start
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            new = adj[low.bit_length() - 1] & ~part
-            part |= new
-            frontier |= new
+    while left.bit_count() > best:
+        part = flood(left & -left, nodes, adj)
         left &= ~part
         size = part.bit_count()
-        if size <= best:
-            continue
-        part_best = _longest_in_part(part, adj, size)
-        best = max(best, part_best)
+        if size > best:
+            best = _longest_in_part(part, adj, size, best)
     return best
 
 
-def _longest_in_part(part: int, adj: dict, size: int) -> int:
-    best = 1
-    # Starting from a ball with few neighbours first finds long paths sooner.
-    starts = sorted(points_of(part), key=lambda p: adj[p].bit_count())
+def _longest_in_part(part: int, adj, size: int, best: int) -> int:
+    """The longest path in a connected part larger than ``best``, or ``best`` if
+    none is longer: a depth-first search over the paths from one ball after another.
+
+    Three cuts keep it short. A ball with one neighbour can only end a path,
+    so with more than two such balls the others are left out of every path:
+    reaching that bound ends the search. A path that could not beat the best
+    even with every ball still free goes no further. And a ball with at most
+    one neighbour left can only end a path, so once the paths from it are
+    searched every path through it has been: it drops out of the part, which
+    may leave its neighbour with one (the next start is always the ball with
+    the fewest neighbours still in).
+    """
+    if size <= 3:                  # a connected part this small is one strand
+        return size
+    leaves = forks = 0
+    for p in points_in(part):
+        degree = (adj[p] & part).bit_count()
+        if degree == 1:
+            leaves += 1
+        elif degree > 2:
+            forks += 1
+    if not forks:                  # a chain or a ring: one strand through all
+        return size
+    bound = size - max(0, leaves - 2)
     stack = []
-    for s in starts:
-        stack.append((s, 1 << s, 1))
+    alive = todo = part
+    while todo and alive.bit_count() > best < bound:
+        start, fewest = -1, NUM_POINTS
+        for p in points_in(todo):
+            degree = (adj[p] & alive).bit_count()
+            if degree < fewest:
+                start, fewest = p, degree
+        todo &= ~(1 << start)
+        stack.append((start, alive & ~(1 << start), 1))
         while stack:
-            p, used, length = stack.pop()
+            p, free, length = stack.pop()
             if length > best:
                 best = length
-                if best == size:
+                if best == bound:
                     return best
-            nxt = adj[p] & ~used
+            if length + free.bit_count() <= best:
+                continue               # even every ball left would not beat it
+            nxt = adj[p] & free
+            length += 1
             while nxt:
                 low = nxt & -nxt
                 nxt ^= low
-                stack.append((low.bit_length() - 1, used | low, length + 1))
+                stack.append((low.bit_length() - 1, free ^ low, length))
+        if fewest <= 1:
+            alive &= ~(1 << start)
     return best
 
 
@@ -87,11 +121,14 @@ def strand_length(position: Position, colour: int) -> int:
 
     Only balls seen from above take part, joined by contacts seen from
     above (overpasses cut underpasses); a strand never visits a ball twice,
-    so a ball where the strand would have to branch adds nothing.
+    so a ball where the strand would have to branch adds nothing.  The
+    contacts come from :func:`shibumi.bits.links_and_pinned` (``links[p] &
+    occupied`` is ``linked(p, occupied)``), tabled once per occupancy above
+    the board: every finished game has the same one.
     """
     occupied = position.occupied
-    mine = position.mask(colour) & ~hidden_mask(occupied)
-    return longest_strand(mine, lambda p: linked(p, occupied))
+    mine = position.mask(colour) & ~hidden_of(occupied)
+    return longest_path(mine, links_and_pinned(occupied)[0])
 
 
 @dataclass(frozen=True)
@@ -192,14 +229,57 @@ ball during play loses.
         return [PLACE_MOVES[BLACK][p] for p in playable]
 
     def apply(self, state, move: Move) -> SpaghettiState:
-        mover = state.to_move
-        position = state.position.place(move.point, move.colour)
+        mover, point = state.to_move, move.point
+        position = state.position
+        # A legal move (Match checks): placed on the masks, without Position.place's checks.
+        masks = [0, position.white, position.black, position.red]
+        masks[move.colour] |= 1 << point
         black_by = mover if move.colour == BLACK else state.black_by
-        result = None
-        if position.occupied.bit_count() == LAST_PLAYED:
-            position = position.place(APEX, BLACK)
-            result = self.score(position, black_by)
-        return SpaghettiState(position, 1 - mover, result, move, move.point, black_by)
+        done = position.occupied.bit_count() + 1 == LAST_PLAYED
+        if done:                                # the apex black, for the scoring
+            masks[BLACK] |= 1 << APEX
+        after = position_of(masks[1], masks[2], masks[3])
+        result = self.score(after, black_by) if done else None
+        return SpaghettiState(after, 1 - mover, result, move, point, black_by)
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks, one draw a ball over
+        ``legal_moves``' order: black on the board holes to open, else the
+        mover's colour next to the last ball, else black anywhere playable. The
+        29th ball is placed again by :meth:`apply`, which adds the apex and scores."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover = state.position, state.to_move
+        anchor, black_by = state.anchor, state.black_by
+        masks = [0, position.white, position.black, position.red]
+        occupied = position.occupied
+        playable = playable_bits(occupied)
+        left = LAST_PLAYED - occupied.bit_count()       # balls still to place
+        while True:
+            if anchor < 0:
+                spots, colour = playable & BOARD_MASK, BLACK
+            else:
+                spots = playable & NEAR[anchor]
+                if spots:
+                    colour = PLAYER_COLOURS[mover]
+                else:
+                    spots, colour = playable, BLACK
+            anchor = nth_point(spots, int(rnd() * spots.bit_count()))
+            if left == 1:
+                break
+            left -= 1
+            bit = 1 << anchor
+            masks[colour] |= bit
+            playable = playable & ~bit | raised(occupied, anchor)
+            occupied |= bit
+            if colour == BLACK:
+                black_by = mover
+            mover = 1 - mover
+        # apply reads only the position, the mover and black_by of the state before.
+        before = SpaghettiState(position_of(masks[1], masks[2], masks[3]), mover, None,
+                                None, -1, black_by)
+        return self.apply(before, PLACE_MOVES[colour][anchor])
 
     def score(self, position: Position, black_by: int) -> Outcome:
         """The result of a finished game: strand lengths, then the black-ball tie-break."""

@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..bits import neighbour_tables, next_to, nth_point, points_in, raised
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, read_fields
 from ..geometry import ALL_MASK, POINTS, PROJECTION, TOUCHING_MASK
 from ..position import BLACK, WHITE, Position, hidden_mask
 from ..registry import register
-from .placement import playable_bits
-from .spaiji import PairState, TouchingPairGame, openings
+from .placement import PLACE_MOVES, playable_bits
+from .spaiji import PairState, TouchingPairGame
 
 #: The two red balls of the start, in opposite corner holes.
 RED_CORNERS = (1 << 0) | (1 << 15)                     # a1 and g7
 START = Position.from_masks(red=RED_CORNERS)
 OTHER = {WHITE: BLACK, BLACK: WHITE}
+WHITE_MOVES, BLACK_MOVES = PLACE_MOVES[WHITE], PLACE_MOVES[BLACK]
 
 
 def _diagonals() -> tuple[tuple[str, int], ...]:
@@ -63,10 +65,61 @@ def tallies(position: Position) -> list[tuple[int, int]]:
             for _, m in DIAGONALS]
 
 
+_TOUCH_TABLES = neighbour_tables(TOUCHING_MASK)
+
+
+def completers(occupied: int) -> int:
+    """The empty points that are the one missing support of a platform: a ball
+    there completes it (``raised(occupied, p)`` is not 0), by shifts of each level
+    as :func:`shibumi.bits.playable_of` does.
+
+    On the board, point (x, y) is bit x + 4y and a platform rests on its
+    anchor (its lowest support) and the bits 1, 4 and 5 above the anchor; on
+    level 1 (bit 16 + x + 3y) on 0, 1, 3 and 4; the apex on all of level 2.
+    Each term finds the platforms missing just one support, at one offset.
+    """
+    b, e = occupied & 0xFFFF, ~occupied & 0xFFFF
+    anchors = 0x777                      # x and y below 3: a platform's anchor
+    out = (e & b >> 1 & b >> 4 & b >> 5 & anchors
+           | (b & e >> 1 & b >> 4 & b >> 5 & anchors) << 1
+           | (b & b >> 1 & e >> 4 & b >> 5 & anchors) << 4
+           | (b & b >> 1 & b >> 4 & e >> 5 & anchors) << 5)
+    m, f = occupied >> 16 & 0x1FF, ~occupied >> 16 & 0x1FF
+    anchors = 0x1B                       # x and y below 2 on level 1
+    out |= (f & m >> 1 & m >> 3 & m >> 4 & anchors
+            | (m & f >> 1 & m >> 3 & m >> 4 & anchors) << 1
+            | (m & m >> 1 & f >> 3 & m >> 4 & anchors) << 3
+            | (m & m >> 1 & m >> 3 & f >> 4 & anchors) << 4) << 16
+    g = ~occupied >> 25 & 0xF
+    if g and not g & (g - 1):            # one point of level 2 left under the apex
+        out |= g << 25
+    return out
+
+
+def open_pairs(occupied: int, playable: int) -> int:
+    """:func:`shibumi.games.spaiji.openings` on masks: the playable points that
+    touch another playable point or complete a platform (whose top then touches
+    them), with ``playable`` the playable mask of ``occupied``."""
+    return playable & (next_to(playable, _TOUCH_TABLES)[0] | completers(occupied))
+
+
+_FIRST_SPOTS: dict[int, int] = {}
+
+
 def first_spots(occupied: int) -> int:
     """Where the first ball of a turn may go: a point with room for a touching
-    partner, or, when there is none anywhere, any playable point."""
-    return openings(occupied) or playable_bits(occupied)
+    partner, or, when there is none anywhere, any playable point.
+
+    Memoised (cleared past 200,000 entries): the touching pairs leave few
+    occupancies, and random games meet the same ones again and again.
+    """
+    spots = _FIRST_SPOTS.get(occupied)
+    if spots is None:
+        if len(_FIRST_SPOTS) > 200_000:
+            _FIRST_SPOTS.clear()
+        playable = playable_bits(occupied)
+        spots = _FIRST_SPOTS[occupied] = open_pairs(occupied, playable) or playable
+    return spots
 
 
 def second_spots(occupied: int, first: int) -> int:
@@ -160,6 +213,58 @@ points from one corner to the other, and the higher total wins.
     def second_spots(self, occupied: int, first: int) -> int:
         return second_spots(occupied, first)
 
+    def legal_moves(self, state, player=None):
+        """:meth:`TouchingPairGame.legal_moves` (white first balls, then black ones;
+        a second ball in the other colour), listed from tables."""
+        if state.result is not None:
+            return []
+        occupied = state.position.occupied
+        if state.first is None:
+            spots = points_in(first_spots(occupied))
+            return [WHITE_MOVES[p] for p in spots] + [BLACK_MOVES[p] for p in spots]
+        row = BLACK_MOVES if state.position.white >> state.first & 1 else WHITE_MOVES
+        return [row[q] for q in points_in(second_spots(occupied, state.first))]
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: a first ball among the white then
+        the black first spots (one draw), its partner among the second spots (one
+        draw), until the pyramid is full; :meth:`settle` scores the end."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, first = state.position, state.to_move, state.first
+        white, black, occupied = position.white, position.black, position.occupied
+        playable = playable_bits(occupied)
+        while True:
+            if first is None:
+                spots = first_spots(occupied)
+                n = spots.bit_count()
+                i = int(rnd() * 2 * n)
+                if i < n:
+                    first = nth_point(spots, i)
+                    white |= 1 << first
+                else:
+                    first = nth_point(spots, i - n)
+                    black |= 1 << first
+                playable = playable & ~(1 << first) | raised(occupied, first)
+                occupied |= 1 << first
+            seconds = playable & TOUCHING_MASK[first] or playable
+            second = nth_point(seconds, int(rnd() * seconds.bit_count()))
+            bit = 1 << second
+            if white >> first & 1:
+                black |= bit
+                last = BLACK_MOVES[second]
+            else:
+                white |= bit
+                last = WHITE_MOVES[second]
+            playable = playable & ~bit | raised(occupied, second)
+            occupied |= bit
+            first, mover = None, 1 - mover
+            if occupied == ALL_MASK:
+                break
+        final = Position.from_masks(white, black, position.red)
+        return self.settle(PairState(final, mover, None, last, None))
+
     def score(self, position: Position) -> Outcome:
         """Who takes each diagonal of a full pyramid, and who wins."""
         weights = WEIGHTS[self.params["weighted"]]
@@ -207,4 +312,5 @@ points from one corner to the other, and the higher total wins.
         return self.settle(PairState(position, to_move, None, None, first))
 
 
-__all__ = ["DIAGONALS", "Spodd", "first_spots", "second_spots", "tallies"]
+__all__ = ["DIAGONALS", "Spodd", "completers", "first_spots", "open_pairs", "second_spots",
+           "tallies"]

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import nth_point, points_in, position_of, raised
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK, points_of,
@@ -43,6 +44,19 @@ def bonus_points(position: Position, point: int, colour: int, friendly: int) -> 
         sup = SUPPORT_MASK[q]
         if occ & sup == sup and (sup & mine).bit_count() >= friendly:
             out |= 1 << q
+    return out
+
+
+def earned(raised_tops: int, mine: int, friendly: int) -> int:
+    """The tops among ``raised_tops`` (platforms a ball of ``mine`` has just
+    completed, as :func:`shibumi.bits.raised` gives them) whose four balls hold
+    at least ``friendly`` of ``mine``: :func:`bonus_points` on raw masks."""
+    out = 0
+    while raised_tops:
+        low = raised_tops & -raised_tops
+        raised_tops ^= low
+        if (SUPPORT_MASK[low.bit_length() - 1] & mine).bit_count() >= friendly:
+            out |= low
     return out
 
 
@@ -130,21 +144,62 @@ of a turn with bonuses still owed.
             return []
         row = PLACE_MOVES[PLAYER_COLOURS[state.to_move]]
         where = state.owed or playable_bits(state.position.occupied)
-        return [row[p] for p in points_of(where)]
+        return [row[p] for p in points_in(where)]
 
     def apply(self, state, move):
-        mover = state.to_move
+        mover, point = state.to_move, move.point
         colour = PLAYER_COLOURS[mover]
-        position = state.position.place(move.point, colour)
+        position = state.position
+        occupied = position.occupied
+        # The point is playable (a legal move): the platforms it completes are
+        # those it raises, and only they can earn a bonus.
+        masks = [0, position.white, position.black, position.red]
+        masks[colour] |= 1 << point
         supply = list(state.supply)
         supply[mover] -= 1
-        owed = (state.owed & ~(1 << move.point)) \
-            | bonus_points(position, move.point, colour, self.friendly)
+        owed = (state.owed & ~(1 << point)) \
+            | earned(raised(occupied, point), masks[colour], self.friendly)
+        position = position_of(masks[1], masks[2], masks[3])
         if not supply[mover]:
             return SpoutState(position, mover, self._won(mover, supply), move,
                               tuple(supply), owed)
         return SpoutState(position, mover if owed else (mover + 1) % self.num_players,
                           None, move, tuple(supply), owed)
+
+    def random_playout(self, state, rng):
+        """The generic loop's games on raw masks: one draw a ball among the owed
+        tops, else among the playable points, in increasing order as
+        ``legal_moves`` lists them; the last ball is placed again by
+        :meth:`apply`, which words the outcome."""
+        if state.result is not None:
+            return state
+        rnd = rng.random
+        position, mover, owed = state.position, state.to_move, state.owed
+        masks = [0, position.white, position.black, position.red]
+        occupied = position.occupied
+        playable = playable_bits(occupied)
+        supply = list(state.supply)
+        friendly, players = self.friendly, self.num_players
+        while True:
+            where = owed or playable
+            p = nth_point(where, int(rnd() * where.bit_count()))
+            bit = 1 << p
+            colour = PLAYER_COLOURS[mover]
+            if supply[mover] == 1:
+                break
+            up = raised(occupied, p)
+            occupied |= bit
+            playable = playable & ~bit | up
+            masks[colour] |= bit
+            supply[mover] -= 1
+            owed &= ~bit
+            if up:
+                owed |= earned(up, masks[colour], friendly)
+            if not owed:
+                mover = (mover + 1) % players
+        before = SpoutState(position_of(masks[1], masks[2], masks[3]), mover, None, None,
+                            tuple(supply), owed)
+        return self.apply(before, PLACE_MOVES[colour][p])
 
     def _won(self, winner: int, supply) -> Outcome:
         others = sorted({supply[p] for p in range(self.num_players) if p != winner})
