@@ -321,9 +321,11 @@ def test_perft_from_random_positions_matches_a_brute_force():
 
 # -- the fast rules against the plain ones ---------------------------------------
 
-def test_fast_playouts_agree_with_the_rules_when_every_contact_counts():
-    # The conformance suite checks the default (visible contacts) only.
-    check_playouts("spawn", games=40, visible=False)
+@pytest.mark.parametrize("visible", [True, False])
+def test_fast_playouts_agree_with_the_rules(visible):
+    # The conformance suite checks the default (300 games); the turn's
+    # shortcuts (deciders, memo) are checked here on more games, both readings.
+    check_playouts("spawn", games=600 if visible else 400, visible=visible)
 
 
 def _states(game, seeds):
@@ -426,3 +428,121 @@ def test_search_playouts_reach_a_legal_end():
         end = game.playout(s, rng)
         assert game.is_terminal(end) and end.result is not None
         assert game.state_key(game.parse_state(game.state_text(end))) == game.state_key(end)
+
+
+def _board_states(seeds, visible=True):
+    """Every state along random games (the ``_states`` of both readings)."""
+    yield from _states(load("spawn", visible=visible), seeds)
+
+
+@pytest.mark.parametrize("visible", [True, False])
+def test_freed_holds_every_point_a_ball_lets_fit(visible):
+    # A ball of another colour put at x never undoes a fit, and a point where a
+    # colour comes to fit is among freed(x): checked point by point with fits()
+    # before and after, for every playable x and colour on random positions.
+    from shibumi.games.spawn import fits, freed, raised
+    game = load("spawn", visible=visible)
+    checked = 0
+    for s in _board_states(range(20 if visible else 8), visible):
+        occ = s.position.occupied
+        playable = s.position.playable()
+        masks = game.masks(s)
+        for x in points_of(playable):
+            occ2 = occ | 1 << x
+            after = raised(playable, occ2, x)
+            for o, mine in enumerate(masks):
+                if mine >> x & 1:
+                    continue
+                for q in points_of(after & playable):
+                    before = fits(q, mine | 1 << q, occ | 1 << q, visible)
+                    now = fits(q, mine | 1 << q, occ2 | 1 << q, visible)
+                    assert now or not before, game.state_text(s)
+                    if now and not before:
+                        assert visible and freed(x, occ, mine) >> q & 1, game.state_text(s)
+                        checked += 1
+    assert checked > (20 if visible else -1)
+
+
+def test_raisers_match_the_platforms_point_by_point():
+    # _raisers counts the missing supports on shifted level masks: against the
+    # empty points above the board, one by one.
+    from shibumi.games.spawn import _raisers
+    from shibumi.geometry import SUPPORT_MASK
+    rng = random.Random(7)
+    for _ in range(3000):
+        occ = 0                                 # a random stack, level by level
+        for p in range(30):
+            if SUPPORT_MASK[p] & occ == SUPPORT_MASK[p] and rng.random() < 0.7:
+                occ |= 1 << p
+        one, pairs = 0, set()
+        for q in range(16, 30):
+            missing = SUPPORT_MASK[q] & ~occ
+            if occ >> q & 1 or not missing:
+                continue
+            if missing.bit_count() == 1:
+                one |= missing
+            elif missing.bit_count() == 2:
+                pairs.add(missing)
+        found_one, found_pairs = _raisers(occ)
+        assert found_one == one and set(found_pairs) == pairs, bin(occ)
+
+
+@pytest.mark.parametrize("visible", [True, False])
+def test_first_and_second_ball_verdicts_agree_with_the_search(visible):
+    # _first_ball and _second_ball decide a placement at once (True with a
+    # witness, False when no cluster can follow) or leave it to the search
+    # (None): every verdict against the search, on every candidate that fits;
+    # and draw()'s check of a second ball (_drawn_second, True or False).
+    from shibumi.games.spawn import (LEVEL0, _NEAR2, _raisers, placeable, raised,
+                                     third_spots, under)
+    game = load("spawn", visible=visible)
+    verdicts = {True: 0, False: 0, None: 0}
+    for s in _board_states(range(30 if visible else 12), visible):
+        masks, placed = game.masks(s), s.placed
+        occ, playable = s.position.occupied, s.position.playable()
+        due = game.due(masks, placed)
+        if len(placed) > 1 or len(due) + len(placed) != 3 or occ.bit_count() == len(placed) \
+                or 30 - occ.bit_count() <= len(due):
+            continue
+        done = sum(1 << q for q in placed)
+        bare = occ & LEVEL0 & ~under(occ)[0] & ~done
+        if not placed:
+            fitting = [placeable(m, occ, playable, visible) for m in masks]
+            turn = (bare,) + _raisers(occ)
+            cases = [(i, p, game._first_ball(masks, occ, playable, fitting, i, p, turn))
+                     for i in range(3) for p in points_of(fitting[i])]
+        else:
+            first = placed[0]
+            fitting = [placeable(masks[c - 1], occ, playable & _NEAR2[first], visible)
+                       for c in due]
+            cases = []
+            for k in (0, 1):
+                o = due[1 - k] - 1
+                for x in points_of(fitting[k]):
+                    spread = third_spots(first, x)
+                    after = raised(playable, occ | 1 << x, x)
+                    cases.append((due[k] - 1, x, game._second_ball(
+                        masks, occ, playable, after, x, spread, fitting[1 - k], o, bare)))
+                    cases.append((due[k] - 1, x, game._drawn_second(      # draw()'s
+                        masks, occ, placed, done, due[k], o + 1, x, playable)))
+        for i, p, verdict in cases:
+            low = 1 << p
+            exact = game._search(masks[:i] + (masks[i] | low,) + masks[i + 1:], occ | low,
+                                 placed + (p,), done | low, [c for c in due if c != i + 1])
+            assert verdict is None or verdict == exact, (game.state_text(s), i, p)
+            verdicts[verdict] += 1
+    assert verdicts[True] > 500 and verdicts[False] > 200
+
+
+def test_the_memo_of_the_first_turns_matches_the_rules():
+    # offered() memoises option_masks for the first turns: the same answer.
+    game = load("spawn")
+    for s in _board_states(range(30)):
+        if s.position.count() - len(s.placed) > 3 or game.removing(s):
+            continue
+        masks = game.masks(s)
+        assert game.offered(masks, s.placed) == game.offered(masks, s.placed)
+        due, offered = game.offered(masks, s.placed)
+        assert list(due) == game.due(masks, s.placed)
+        assert [(c, p) for c, m in zip(due, offered) for p in points_of(m)] == \
+            list(game.options(masks, s.placed))

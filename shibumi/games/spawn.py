@@ -18,7 +18,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..bits import links_and_pinned, neighbour_tables, next_to, nth_point, points_in
+from ..bits import (links_and_pinned, neighbour_tables, next_to, nth_point, points_in,
+                    remove_ball)
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (ALL_MASK, CONTACTS, COVER, INTERIOR, LEVEL_MASK, NUM_POINTS, POINTS,
@@ -36,6 +37,11 @@ _CACHE_LIMIT = 200_000
 _PAIRS: dict[tuple[int, bool], tuple[int, ...]] = {}
 _FINISH: dict[bool, dict] = {}
 _OPTIONS: dict[bool, dict] = {}
+_OFFERED: dict[bool, dict] = {}
+#: Balls on the board before a turn up to which :meth:`Spawn.offered` memoises:
+#: random games from the start meet these positions again and again, later
+#: ones hardly ever.
+_EARLY = 3
 #: For each point, its contacts as (other point, overpass mask) pairs.
 LINKS = tuple(tuple((b if a == p else a, over) for a, b, over in CONTACTS if p in (a, b))
               for p in POINTS)
@@ -144,11 +150,12 @@ def lift_fits(masks, p: int, occupied: int, visible: bool = True) -> bool:
     the position keeps it now. Only balls that gain a contact can break it: the
     balls that dropped, and (seen from above) the ball the top of the column
     hid and the balls of the contacts it cut; :func:`fits` checks each."""
-    after, occupied, chain = lift(masks, p, occupied)
-    top = chain[-1]
-    check = _UNCOVERED[top] & occupied if visible else 0
-    for q in chain[:-1]:
-        check |= 1 << q
+    after = list(masks)
+    occupied, column = remove_ball(after, occupied, p)
+    top = column.bit_length() - 1 if column else p     # the point left empty
+    check = (1 << p | column) & ~(1 << top)             # where dropped balls now are
+    if visible:
+        check |= _UNCOVERED[top] & occupied
     links = links_and_pinned(occupied, visible)[0]
     while check:
         low = check & -check
@@ -267,25 +274,30 @@ def raised(playable: int, occupied: int, p: int) -> int:
     return playable
 
 
-def _enables(y: int) -> int:
-    """Points where a ball may come to fit (seen from above) once a ball of
-    another colour is put at y: near the ball y hides and the contacts it cuts
-    (a contact of theirs, or of a ball they touch, is lost)."""
+#: _HIDES[x]: the point whose ball a ball at x hides (two levels down), or 0.
+_HIDES = tuple(sum(1 << q for q in INTERIOR if COVER[q] == x) for x in POINTS)
+#: _CUTS[x]: the contacts a ball at x helps cut, as (the two balls' mask, the
+#: other point passing over them).
+_CUTS = tuple(tuple((1 << a | 1 << b, over & ~(1 << x)) for a, b, over in CONTACTS
+                    if over >> x & 1) for x in POINTS)
+
+
+def freed(x: int, occupied: int, mine: int) -> int:
+    """The points where a ball of a colour (its balls: ``mine``) may come to fit,
+    seen from above, once a ball of another colour is put at x (``occupied``:
+    the balls before it): next to a ball of the colour that x hides, or that
+    loses a contact with its colour (x hides its partner, or cuts their
+    contact with the ball already over it). A fit elsewhere does not change:
+    an empty point's own contacts cannot be cut, and only links between
+    balls of the colour count."""
     changed = 0
-    for q in INTERIOR:
-        if COVER[q] == y:
-            changed |= 1 << q | TOUCHING_MASK[q]
-    for a, b, over in CONTACTS:
-        if over >> y & 1:
-            changed |= 1 << a | 1 << b
-    out = changed
-    for p in points_of(changed):
-        out |= TOUCHING_MASK[p]
-    return out
-
-
-#: _ENABLES[y]: where a ball put at y may let a ball of another colour fit.
-_ENABLES = tuple(_enables(y) for y in POINTS)
+    hidden = _HIDES[x] & mine
+    if hidden:
+        changed = hidden | TOUCHING_MASK[hidden.bit_length() - 1] & mine
+    for pair, other in _CUTS[x]:
+        if mine & pair == pair and occupied & other:
+            changed |= pair
+    return next_to(changed, _TOUCH)[0] if changed else 0
 
 
 def contact_pairs(occupied: int, visible: bool = True) -> tuple[int, ...]:
@@ -372,6 +384,79 @@ def _first_proved(fitting: list[int], bare: int) -> list[int]:
     two_ab, two_ac, two_bc = (next_to(f, _NEARBY)[1] for f in (a | b, a | c, b | c))
     return [a & near_b & near_c & two_bc & ~stuck, b & near_a & near_c & two_ac & ~stuck,
             c & near_a & near_b & two_ab & ~stuck]
+
+
+def _spread_rows(bits: int, width: int, size: int) -> int:
+    """The points of a level (``bits`` in its own row-major order, rows of
+    ``size``) laid out in rows of ``width`` (the level below's order)."""
+    out = 0
+    for row in range(size):
+        out |= (bits >> row * size & (1 << size) - 1) << row * width
+    return out
+
+
+#: Per level under a platform: (its first point, its width, the level above's
+#: balls by its mask laid out in this level's rows, the positions where a
+#: point above has all four supports, a point's four supports at position 0).
+_PLATFORMS = tuple(
+    (start, width, tuple(_spread_rows(m, width, width - 1) for m in range(1 << (width - 1) ** 2)),
+     _spread_rows((1 << (width - 1) ** 2) - 1, width, width - 1), 3 | 3 << width)
+    for start, width in ((0, 4), (16, 3), (25, 2)))
+
+
+def _raisers(occ: int) -> tuple[int, tuple[int, ...]]:
+    """``(one, pairs)``: the points whose ball alone completes a platform for an
+    empty point (``one``: the platform lacks only that support), and the pairs
+    of points (two-point masks) whose two balls complete one. Counted on
+    shifted level masks (each point sees its four supports at once); only the
+    few platforms found are visited."""
+    one, pairs = 0, []
+    for start, width, above, valid, square in _PLATFORMS:
+        low = occ >> start & (1 << width * width) - 1
+        s1, s2, s3 = low >> 1, low >> width, low >> width + 1
+        three = low & s1 & (s2 | s3) | s2 & s3 & (low | s1)
+        two = low & (s1 | s2 | s3) | s1 & (s2 | s3) | s2 & s3
+        empty = valid & ~above[occ >> start + width * width & (1 << (width - 1) ** 2) - 1]
+        lacks_one = three & ~(low & s1 & s2 & s3) & empty
+        lacks_two = two & ~three & empty
+        while lacks_one:
+            pos = lacks_one & -lacks_one
+            lacks_one ^= pos
+            one |= (square * pos & ~low) << start
+        while lacks_two:
+            pos = lacks_two & -lacks_two
+            lacks_two ^= pos
+            pairs.append((square * pos & ~low) << start)
+    return one, tuple(pairs)
+
+
+def _clusters(p: int, a: int, b: int) -> bool:
+    """Whether two balls of different colours, at points of ``a`` and of ``b``
+    (p in neither), make a cluster with a ball at p: both next to p (at two
+    points), or one next to p and to the other."""
+    a_near, b_near = a & NEAR[p], b & NEAR[p]
+    either = a_near | b_near
+    return bool(a_near and b_near and either & (either - 1)
+                or a_near & next_to(b, _NEARBY)[0] or b_near & next_to(a, _NEARBY)[0])
+
+
+def _static_witness(p: int, a: int, b: int, free: int) -> bool:
+    """Whether balls of two colours at points of ``a`` and ``b`` (where they fit
+    now: they still will) make a cluster with a ball at p, leaving one of the
+    bare board balls ``free`` uncovered (to be taken away)."""
+    for xs, ys in ((a, b), (b, a)):
+        while xs:
+            x_low = xs & -xs
+            xs ^= x_low
+            x = x_low.bit_length() - 1
+            kept = free & ~SUPPORT_MASK[x]
+            thirds = ys & third_spots(p, x) & ~x_low
+            while kept and thirds:
+                y_low = thirds & -thirds
+                thirds ^= y_low
+                if kept & ~SUPPORT_MASK[y_low.bit_length() - 1]:
+                    return True
+    return False
 
 
 def _nth_option(offered, rnd) -> tuple[int, int]:
@@ -487,6 +572,7 @@ rule, hidden or cut ones too.
         # Shared by every game with the same reading of "touching".
         self._finish = _FINISH.setdefault(self.visible, {})
         self._options = _OPTIONS.setdefault(self.visible, {})
+        self._offered = _OFFERED.setdefault(self.visible, {})
 
     def initial_state(self, rng=None) -> SpawnState:
         return self.settle(SpawnState())
@@ -632,7 +718,7 @@ rule, hidden or cut ones too.
         there a second ball and a third next to the cluster? A point where the
         third colour fits now still fits after the second ball (another colour
         only hides balls and cuts contacts); beyond those, only the platforms the
-        second ball completes and the points it may free (:data:`_ENABLES`)
+        second ball completes and the points it may free (:func:`freed`)
         need a look."""
         for k in (0, 1):
             i, j = due[k] - 1, due[1 - k] - 1
@@ -650,8 +736,8 @@ rule, hidden or cut ones too.
                 spread = third_spots(first, x) & ~low
                 lifted = raised(playable, after, x)
                 maybe = spread & lifted & ~playable
-                if self.visible:
-                    maybe |= spread & playable & _ENABLES[x] & ~thirds
+                if self.visible and low & ~LEVEL0:
+                    maybe |= spread & playable & freed(x, occ, masks[j]) & ~thirds
                 sure = thirds & spread
                 if maybe:
                     sure |= placeable(masks[j], after, maybe, self.visible)
@@ -700,19 +786,59 @@ rule, hidden or cut ones too.
         due, offered = self.option_masks(masks, placed)
         return tuple((c, p) for c, points in zip(due, offered) for p in points_in(points))
 
+    def offered(self, masks, placed):
+        """:meth:`option_masks`, memoised in the first turns of a game (at most
+        :data:`_EARLY` balls on the board before the turn)."""
+        if (masks[0] | masks[1] | masks[2]).bit_count() - len(placed) > _EARLY:
+            return self.option_masks(masks, placed)
+        key = masks + placed
+        found = self._offered.get(key)
+        if found is None:
+            due, offered = self.option_masks(masks, placed)
+            if len(self._offered) > _CACHE_LIMIT:
+                self._offered.clear()
+            found = self._offered[key] = tuple(due), tuple(offered)
+        return found
+
+    def _follow_up(self, masks, occ, placed, due):
+        """:meth:`offered` for the next ball of a turn under way (``due``: the
+        colours still due, known to the caller)."""
+        balls = occ.bit_count()
+        if balls - len(placed) <= _EARLY or len(due) + len(placed) != 3 \
+                or NUM_POINTS - balls <= len(due):
+            return self.offered(masks, placed)
+        playable = playable_bits(occ)
+        if len(placed) == 1:
+            return due, self._second_options(masks, occ, playable, placed[0], due)
+        return due, [self._third_options(masks, occ, playable, placed, due[0] - 1)]
+
     def option_masks(self, masks, placed):
         """``(due, offered)``: the colours still due and, for each, the mask of the
         points where it is offered (:meth:`options` is them colour by colour,
         each mask lowest point first). Each placement that obeys the rules is
-        kept if a quick proof or else the search finds the rest of the turn."""
+        kept if a quick proof or else the search finds the rest of the turn.
+
+        The common case (every colour still in the pile, room for the turn, a
+        ball on the board to take away at its end) goes to one decider per
+        ball of the turn: :meth:`_first_options`, :meth:`_second_options`,
+        :meth:`_third_options`; the rest (the opening turn, a colour run out,
+        the last points) to the general loop below."""
         occ = masks[0] | masks[1] | masks[2]
         playable = playable_bits(occ)
+        due = self.due(masks, placed)
+        balls = occ.bit_count()
+        if len(due) + len(placed) == 3 and balls > len(placed) \
+                and NUM_POINTS - balls > len(due):
+            if not placed:
+                return due, self._first_options(masks, occ, playable)
+            if len(placed) == 1:
+                return due, self._second_options(masks, occ, playable, placed[0], due)
+            return due, [self._third_options(masks, occ, playable, placed, due[0] - 1)]
         spots = playable
         if len(placed) == 2:       # the third ball completes the cluster of three
             spots &= third_spots(*placed)
         elif len(placed) == 1:     # the cluster lies within two steps of a ball
             spots &= _NEAR2[placed[0]]
-        due = self.due(masks, placed)
         fitting = [placeable(masks[c - 1], occ, spots, self.visible) for c in due]
         done = 0
         for q in placed:
@@ -763,6 +889,190 @@ rule, hidden or cut ones too.
                     legal |= low
             offered.append(legal)
         return due, offered
+
+    def _first_options(self, masks, occ, playable) -> list[int]:
+        """:meth:`option_masks` for a turn's first ball, three colours due, room
+        for them and balls on the board (one to take away at the end): where
+        each colour fits, proved at once on whole masks (:func:`_first_proved`)
+        or one by one (:meth:`_first_ball`, the search when undecided)."""
+        visible = self.visible
+        fitting = [placeable(mask, occ, playable, visible) for mask in masks]
+        bare = occ & LEVEL0 & ~under(occ)[0]
+        offered = _first_proved(fitting, bare)
+        turn = None
+        for i in (0, 1, 2):
+            points = fitting[i] & ~offered[i]
+            while points:
+                low = points & -points
+                points ^= low
+                p = low.bit_length() - 1
+                if turn is None:
+                    turn = (bare,) + _raisers(occ)
+                verdict = self._first_ball(masks, occ, playable, fitting, i, p, turn)
+                if verdict is None:
+                    verdict = self._search(masks[:i] + (masks[i] | low,) + masks[i + 1:],
+                                           occ | low, (p,), low,
+                                           [c for c in COLOURS if c != i + 1])
+                if verdict:
+                    offered[i] |= low
+        return offered
+
+    def _second_options(self, masks, occ, playable, first, due) -> list[int]:
+        """:meth:`option_masks` for a turn's second ball (the first at ``first``),
+        the other two colours (``due``) still due, room for them and a ball to
+        take away at the end: where each fits next to the first, kept when the
+        third colour fits next to both and a bare board ball lies under
+        neither, else decided by :meth:`_second_ball` (or the search)."""
+        visible = self.visible
+        spots = playable & _NEAR2[first]        # the cluster reaches no further
+        fitting = [placeable(masks[c - 1], occ, spots, visible) for c in due]
+        done = 1 << first
+        bare = occ & LEVEL0 & ~under(occ)[0] & ~done
+        offered = []
+        for i in (0, 1):
+            points, thirds, o = fitting[i], fitting[1 - i], due[1 - i] - 1
+            legal = 0
+            while points:
+                low = points & -points
+                points ^= low
+                x = low.bit_length() - 1
+                spread = third_spots(first, x)
+                y = thirds & spread & ~low
+                if y and bare & ~SUPPORT_MASK[x] & ~SUPPORT_MASK[(y & -y).bit_length() - 1]:
+                    legal |= low
+                    continue
+                after = raised(playable, occ | low, x)
+                if not after & spread:
+                    continue                    # nowhere for the third ball
+                verdict = self._second_ball(masks, occ, playable, after, x, spread,
+                                            thirds, o, bare)
+                if verdict is None:
+                    c = due[i] - 1
+                    verdict = self._search(masks[:c] + (masks[c] | low,) + masks[c + 1:],
+                                           occ | low, (first, x), done | low, [o + 1])
+                if verdict:
+                    legal |= low
+            offered.append(legal)
+        return offered
+
+    def _third_options(self, masks, occ, playable, placed, o) -> int:
+        """:meth:`option_masks` for a turn's third ball (colour ``o``, an index of
+        ``masks``), with room for it and a ball to take away after: where it
+        fits next to the first two, if a bare board ball is left uncovered (it
+        may always go), else if some ball may be taken away."""
+        first, second = placed
+        fit = placeable(masks[o], occ, playable & third_spots(first, second), self.visible)
+        done = 1 << first | 1 << second
+        bare = occ & LEVEL0 & ~under(occ)[0] & ~done
+        legal = 0
+        while fit:
+            low = fit & -fit
+            fit ^= low
+            if bare & ~SUPPORT_MASK[low.bit_length() - 1] or self.can_remove(
+                    masks[:o] + (masks[o] | low,) + masks[o + 1:], occ | low, done | low):
+                legal |= low
+        return legal
+
+    def _second_ball(self, masks, occ, playable, after, x, spread, fit, o,
+                     bare) -> bool | None:
+        """Whether a turn's second ball at x (it fits; room for the third) leaves
+        a whole turn: True with a witness (a third ball and a bare board ball
+        to take away), False when no third ball can follow it, None when
+        undecided (the search decides). ``spread``: where the third ball makes
+        a cluster; ``fit``: where its colour (``o``, an index of ``masks``) fits
+        now, around the first ball; ``bare``: the bare board balls not of this
+        turn; ``after``: the playable points once x is in. After x the third
+        colour fits where it fits now, or on a point x raises or frees (see
+        :meth:`_first_ball`)."""
+        x_low = 1 << x
+        occ2 = occ | x_low
+        new = after & ~playable
+        if self.visible and x_low & ~LEVEL0:
+            new |= freed(x, occ, masks[o]) & after & ~fit
+        thirds = fit & spread & ~x_low
+        new &= spread & ~thirds
+        if new:
+            thirds |= placeable(masks[o], occ2, new, self.visible)
+        if not thirds:
+            return False
+        kept = bare & ~SUPPORT_MASK[x]
+        while kept and thirds:
+            y_low = thirds & -thirds
+            thirds ^= y_low
+            if kept & ~SUPPORT_MASK[y_low.bit_length() - 1]:
+                return True
+        return None
+
+    def _first_ball(self, masks, occ, playable, fitting, i, p, turn) -> bool | None:
+        """Whether a turn's first ball of colour ``i + 1`` at p (it fits) leaves a
+        whole turn: True with a witness (two more balls and a bare board ball to
+        take away), False when no second and third ball can follow it, None when
+        undecided (some cluster follows, but no bare board ball is left to take:
+        the search decides). Three colours due, room for them, not the opening.
+
+        ``fitting``: where each colour fits now; ``turn``: ``(bare, one,
+        pairs)``, the bare board balls and :func:`_raisers`. A ball of another
+        colour never undoes a fit (it only hides balls and cuts contacts), and
+        changes fits only where :func:`freed` says; so where a colour fits
+        after the first ball is where it fits now, less p, plus the points p
+        raises or frees. The same holds after the second ball x: the third
+        goes where it fits after p, or on a point x raises (x completes a
+        platform, alone or with p: ``one``, ``pairs``) or frees. Every cluster
+        is tried, so False is exact; True needs a bare board ball that none
+        of the three balls rests on (taking it away is always allowed).
+        """
+        bare, one, pairs = turn
+        visible = self.visible
+        low = 1 << p
+        reach = _NEAR2[p] & ~low
+        j, k = (1, 2) if i == 0 else (0, 2) if i == 1 else (0, 1)
+        a, b = fitting[j] & reach, fitting[k] & reach
+        free = bare & ~SUPPORT_MASK[p]          # bare board balls p does not cover
+        # Where the others fit now, they still will: a cluster of those first.
+        clustered = _clusters(p, a, b)
+        if clustered and free and _static_witness(p, a, b, free):
+            return True
+        occ1 = occ | low
+        after = raised(playable, occ1, p)
+        a_new = b_new = after & ~playable & reach          # the platforms p completes
+        if visible and low & ~LEVEL0:                      # and the points it may let fit
+            a_new |= freed(p, occ, masks[j]) & after & reach & ~a
+            b_new |= freed(p, occ, masks[k]) & after & reach & ~b
+        a_new = placeable(masks[j], occ1, a_new, visible) if a_new else 0
+        b_new = placeable(masks[k], occ1, b_new, visible) if b_new else 0
+        if a_new or b_new:
+            a |= a_new
+            b |= b_new
+            if not clustered and _clusters(p, a, b):
+                clustered = True
+                if free and _static_witness(p, a, b, free):
+                    return True
+        # The third ball on a point the second raises or lets fit.
+        raisers = one
+        for pair in pairs:
+            if pair & low:
+                raisers |= pair ^ low
+        movers = raisers | ~LEVEL0 if visible else raisers
+        for xs, ys, o in ((a & movers, b, k), (b & movers, a, j)):
+            while xs:
+                x_low = xs & -xs
+                xs ^= x_low
+                x = x_low.bit_length() - 1
+                new = raised(after, occ1 | x_low, x) & ~after if x_low & raisers else 0
+                if visible and x_low & ~LEVEL0:
+                    new |= freed(x, occ1, masks[o]) & after & ~ys
+                new &= third_spots(p, x) & ~x_low
+                if new:
+                    thirds = placeable(masks[o], occ1 | x_low, new, visible)
+                    if thirds:
+                        clustered = True
+                        kept = free & ~SUPPORT_MASK[x]
+                        while kept and thirds:
+                            y_low = thirds & -thirds
+                            thirds ^= y_low
+                            if kept & ~SUPPORT_MASK[y_low.bit_length() - 1]:
+                                return True
+        return None if clustered else False
 
     def _surely_finishes(self, masks, occ, placed, p, others, colours) -> bool:
         """A quick proof that the turn can be finished once a ball goes to p, or
@@ -830,33 +1140,42 @@ rule, hidden or cut ones too.
         removals and turn checks as ``legal_moves`` and ``apply``, no state
         built until the end. The actions are kept as masks (placements by
         colour, in the order of ``legal_moves``), and the drawn one is found
-        in them (:func:`~shibumi.bits.nth_point`) without listing them."""
+        in them (:func:`~shibumi.bits.nth_point`) without listing them. The
+        first turns' placements are memoised (:meth:`offered`); later ones are
+        settled by the deciders of :meth:`option_masks`, each exact."""
         if state.result is not None:
             return state
         rnd = rng.random
         masks, placed = self.masks(state), state.placed
         mover, ply, last = state.to_move, state.ply, state.last
-        offered = None                                      # placements, when known
+        # The placements offered (colours due, points of each); None: a removal.
+        offered = self.offered(masks, placed) if not placed or self.due(masks, placed) \
+            else None
         while True:
-            if placed and not self.due(masks, placed):          # take a ball away
+            if offered is None:                                 # take a ball away
                 choices = self.removal_mask(masks, placed)
                 p = nth_point(choices, int(rnd() * choices.bit_count()))
-                masks = tuple(lift(masks, p, masks[0] | masks[1] | masks[2])[0])
+                masks = list(masks)
+                remove_ball(masks, masks[0] | masks[1] | masks[2], p)
+                masks = tuple(masks)
                 last, ply, placed, mover = REMOVE_MOVES[p], ply + 1, (), 1 - mover
             else:
-                if offered is None:
-                    offered = self.option_masks(masks, placed)
                 c, p = _nth_option(offered, rnd)
-                offered = None
                 masks = masks[:c - 1] + (masks[c - 1] | 1 << p,) + masks[c:]
                 last, ply, placed = PLACE_MOVES[c][p], ply + 1, placed + (p,)
-                if masks[0] | masks[1] | masks[2] == ALL_MASK:
+                occ = masks[0] | masks[1] | masks[2]
+                if occ == ALL_MASK:
                     return SpawnState(Position.from_masks(*masks), mover,
                                       self._completed(mover), last, ply, placed)
-                if self.due(masks, placed) or not self.opening(masks, placed):
+                if len(offered[0]) > 1:                         # another colour is due
+                    offered = self._follow_up(masks, occ, placed,
+                                              [d for d in offered[0] if d != c])
+                    continue
+                if occ.bit_count() != len(placed):              # a removal follows
+                    offered = None
                     continue
                 placed, mover = (), 1 - mover                   # the opening turn ends
-            offered = self.option_masks(masks, ())          # a whole turn, or a loss
+            offered = self.offered(masks, ())               # a whole turn, or a loss
             if not any(offered[1]):
                 return SpawnState(Position.from_masks(*masks), mover, Outcome(
                     (1 - mover,), f"{self.player_name(mover)} cannot play a whole turn"),
@@ -874,8 +1193,9 @@ rule, hidden or cut ones too.
         mover, ply, last = state.to_move, state.ply, state.last
         occ = masks[0] | masks[1] | masks[2]
         playable = playable_bits(occ)
+        due = self.due(masks, placed)                           # kept as the turn goes
         while True:
-            drawn = self.draw(masks, occ, placed, playable, rnd)
+            drawn = self.draw(masks, occ, placed, playable, rnd, due)
             if drawn is None:                                   # no whole turn: a loss
                 return SpawnState(Position.from_masks(*masks), mover, Outcome(
                     (1 - mover,), f"{self.player_name(mover)} cannot play a whole turn"),
@@ -883,10 +1203,12 @@ rule, hidden or cut ones too.
             c, p = drawn
             ply += 1
             if not c:                                           # take a ball away
-                masks, occ, chain = lift(masks, p, occ)
-                masks, top = tuple(masks), chain[-1]
+                masks = list(masks)
+                occ, column = remove_ball(masks, occ, p)
+                masks, top = tuple(masks), column.bit_length() - 1 if column else p
                 playable = (playable | 1 << top) & ~SUPPORTED_MASK[top]
                 last, placed, mover = REMOVE_MOVES[p], (), 1 - mover
+                due = self.due(masks, ())
                 continue
             masks = masks[:c - 1] + (masks[c - 1] | 1 << p,) + masks[c:]
             placed, occ = placed + (p,), occ | 1 << p
@@ -895,19 +1217,22 @@ rule, hidden or cut ones too.
             if occ == ALL_MASK:
                 return SpawnState(Position.from_masks(*masks), mover, self._completed(mover),
                                   last, ply, placed)
-            if occ.bit_count() == len(placed) and not self.due(masks, placed):
+            due = [d for d in due if d != c]
+            if occ.bit_count() == len(placed) and not due:
                 placed, mover = (), 1 - mover                   # the opening turn ends
+                due = self.due(masks, ())
 
-    def draw(self, masks, occ, placed, playable, rnd):
+    def draw(self, masks, occ, placed, playable, rnd, due=None):
         """One legal action drawn uniformly at random, as (colour, point), colour 0
         for a removal; None when a turn cannot be played. A random candidate
         (a ball of a colour due on a playable point, or a ball that is neither
         pinned nor just placed) is checked alone, and drawn again among the
-        rest if it is not legal."""
+        rest if it is not legal. ``due``: the colours still due, if known."""
         done = 0
         for q in placed:
             done |= 1 << q
-        due = self.due(masks, placed)
+        if due is None:
+            due = self.due(masks, placed)
         if placed and not due:                                  # take a ball away
             covered, pinned = under(occ)
             pool, bare = occ & ~pinned & ~done, occ & LEVEL0 & ~covered
@@ -927,6 +1252,9 @@ rule, hidden or cut ones too.
         counts = [spots.bit_count()] * len(due)
         total = sum(counts)
         hidden = _COVERED_BY[occ >> 25] & occ if self.visible else 0
+        # The second ball of a turn with a third due, room for it and a ball
+        # to take away after: decided as in option_masks.
+        second = len(placed) == 1 and len(due) == 2 and 1 < occ.bit_count() < NUM_POINTS - 2
         while total:
             i = int(rnd() * total)
             k = 0
@@ -939,6 +1267,8 @@ rule, hidden or cut ones too.
             near = TOUCHING_MASK[p] & masks[c - 1] & ~hidden     # as in placeable()
             if (not near or not near & (near - 1) and placeable(
                     masks[c - 1], occ, low, self.visible)) and (
+                    self._drawn_second(masks, occ, placed, done, c, rest[0], p, playable)
+                    if second else
                     self._quick_proof(masks, occ, placed, done, rest, p, playable)
                     or self._search(masks[:c - 1] + (masks[c - 1] | low,) + masks[c:],
                                     occ | low, placed + (p,), done | low, rest)):
@@ -947,6 +1277,27 @@ rule, hidden or cut ones too.
             counts[k] -= 1
             total -= 1
         return None
+
+    def _drawn_second(self, masks, occ, placed, done, c, third, p, playable) -> bool:
+        """For :meth:`draw`: whether a turn's second ball, of colour ``c`` at p (it
+        fits), leaves a whole turn with the ``third`` colour to come: a third
+        ball next to both and a bare board ball under neither (as
+        :meth:`_quick_proof`), else :meth:`_second_ball`, else the search."""
+        low = 1 << p
+        spread = third_spots(placed[0], p)
+        o = third - 1
+        fit = placeable(masks[o], occ, spread & playable & ~low, self.visible)
+        bare = occ & LEVEL0 & ~under(occ)[0] & ~done
+        if fit and bare & ~SUPPORT_MASK[p] & ~SUPPORT_MASK[(fit & -fit).bit_length() - 1]:
+            return True
+        after = raised(playable, occ | low, p)
+        if not after & spread:
+            return False                        # nowhere for the third ball
+        verdict = self._second_ball(masks, occ, playable, after, p, spread, fit, o, bare)
+        if verdict is None:
+            verdict = self._search(masks[:c - 1] + (masks[c - 1] | low,) + masks[c:],
+                                   occ | low, placed + (p,), done | low, [third])
+        return verdict
 
     def _quick_proof(self, masks, occ, placed, done, rest, p, playable) -> bool:
         """A quick proof that a ball at p (it fits) leaves a whole turn, or False:
