@@ -331,6 +331,42 @@ def test_walled_agrees_with_the_plain_walk():
             assert walled(own, other, chasms, player) == plain
 
 
+def test_watch_finds_the_stone_nearest_the_goal_with_a_clear_file():
+    """_watch's shadows of the blockers pick what a look stone by stone picks: from
+    the goal side, the first stone whose file ahead holds no blocker."""
+    from shibumi.games.sensei import FILE_AHEAD, _watch
+    rng = random.Random(7)
+    for _ in range(3000):
+        cells = rng.sample(range(49), 19)
+        own = sum(1 << c for c in cells[:7])
+        blockers = sum(1 << c for c in cells[7:7 + rng.randrange(1, 13)])
+        for player in (0, 1):
+            order = sorted(cells[:7], reverse=player == 0)        # nearest the goal first
+            found = next((p for p in order if not FILE_AHEAD[player][p] & blockers), None)
+            watch = [0, 0, 0, 0]
+            ahead = _watch(watch, player, own, blockers)
+            if found is None:
+                assert (ahead, watch[player], watch[player + 2]) == (-1, 0, -1)
+            else:
+                assert ahead == watch[player + 2] == FILE_AHEAD[player][found]
+                assert watch[player] == 1 << found
+
+
+def test_positions_built_without_checks_are_the_checked_ones():
+    from shibumi.games.sensei import BOARD, _position
+    from shibumi.grid import GridPosition
+    game = load("sensei", start="expert")
+    for seed in range(3):
+        for state in (random_walk(game, seed, 12 * seed + 5), game.initial_state()):
+            pos = state.position
+            fast = _position(pos.stones[1], pos.stones[2], pos.characters, pos.chasms)
+            checked = GridPosition(BOARD, pos.stones[1:], characters=pos.characters,
+                                   chasms=pos.chasms)
+            assert fast == checked == pos and hash(fast) == hash(pos)
+            assert (fast.stones, fast.pawns, fast.occupied) == \
+                (checked.stones, checked.pawns, checked.occupied)
+
+
 def test_symmetries_along_random_games():
     for start in ("standard", "variant", "expert"):
         game = load("sensei", mode="arashi" if start == "expert" else "shizukana", start=start)

@@ -13,8 +13,9 @@ from reference import ALL, ABOVE, cells_of, open_points
 from shibumi import SIMULTANEOUS, IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.game import CHANCE
-from shibumi.games.spy import (ROUND_LIMIT, START, carried, draw_code, playable_fast,
-                               random_change, score)
+from shibumi.game import Game
+from shibumi.games.spy import (ROUND_LIMIT, START, _moved_board, board_moves, carried, choices,
+                               draw_code, playable_fast, random_change, random_changes, score)
 from shibumi.geometry import INTERIOR_MASK, SYMMETRIES
 from shibumi.notation import parse_point, point_name, transform_move
 from shibumi.position import RED, Position
@@ -80,9 +81,9 @@ def test_random_games():
 
 
 def test_playouts():
-    check_playouts("spy", games=30)
-    for players in (4, 6):
-        check_playouts("spy", games=15, players=players)
+    check_playouts("spy", games=60)
+    for players in (4, 5, 6):
+        check_playouts("spy", games=20, players=players)
 
 
 @given(st.integers(0, 2 ** 32), st.integers(0, 30))
@@ -103,6 +104,102 @@ def test_the_fast_board_helpers_match_the_position(seed, balls):
         after = random_change(pos.white, pos.black, pos.red, (i + 0.5) / len(moves))
         expected = GAME.move_board(pos, move)
         assert after == (expected.white, expected.black, expected.red)
+
+
+def test_fast_playouts_from_boards_near_full():
+    """The playout plays rounds in bulk while no board can fill: from boards of 22
+    to 29 balls, where games end on a full board, it still plays the rules' games
+    and draws as many numbers."""
+    ended_full = 0
+    for seed in range(120):
+        boards = tuple(random_position(2 * seed + j, 22 + (seed + j) % 8) for j in range(2))
+        if any(max(b.count(c) for c in (1, 2, 3)) > 16 for b in boards):
+            continue
+        base = GAME.new_match(seed=seed).state
+        state = dataclasses.replace(base, boards=boards, rounds=10 + seed % 25,
+                                    scores=tuple(score(b, base.position) for b in boards))
+        if GAME.is_terminal(GAME.settle(state)):
+            continue
+        fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+        fast = GAME.random_playout(state, fast_rng)
+        assert fast == Game.random_playout(GAME, state, slow_rng), seed
+        assert fast_rng.getstate() == slow_rng.getstate(), seed
+        ended_full += any(b.occupied == (1 << 30) - 1 for b in fast.boards)
+    assert ended_full >= 30
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2 ** 32), st.integers(5, 30))
+def test_a_run_of_changes_is_the_changes_one_by_one(seed, balls):
+    """random_changes (the playouts' loop, with its memo of shapes) makes the same
+    boards as random_change draw by draw, and as the listed moves."""
+    rng = random.Random(seed)
+    pos = random_position(seed, balls)
+    if max(pos.count(c) for c in (1, 2, 3)) > 16:
+        return
+    draws = [rng.random() for _ in range(12)]
+    masks = (pos.white, pos.black, pos.red)
+    board = pos
+    for r in draws:
+        if board.occupied == (1 << 30) - 1:
+            break
+        moves = board_moves(board.white, board.black, board.red)
+        board = GAME.move_board(board, moves[int(r * len(moves))])
+        masks = random_change(*masks, r)
+        assert masks == (board.white, board.black, board.red)
+    else:
+        assert random_changes(pos.white, pos.black, pos.red, draws) == masks
+
+
+def test_playouts_with_the_memo_of_shapes_starting_afresh(monkeypatch):
+    """The memo of shapes (and of their shared parts) is cleared when full: a tiny
+    memo, cleared at almost every draw, still plays the rules' games."""
+    import shibumi.games.spy as spy
+    monkeypatch.setattr(spy, "SHAPE_CACHE_SIZE", 3)
+    spy._SHAPES.clear()
+    for seed in range(8):
+        state = GAME.new_match(seed=seed).state
+        fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+        assert GAME.random_playout(state, fast_rng) == \
+            Game.random_playout(GAME, state, slow_rng)
+        assert fast_rng.getstate() == slow_rng.getstate()
+    assert len(spy._SHAPES) <= 3
+
+
+@settings(deadline=None)
+@given(st.integers(0, 2 ** 32), st.integers(0, 29))
+def test_moves_on_masks_match_the_position(seed, balls):
+    """apply_joint's boards on masks are move_board's (Position.remove and place),
+    and the memoised moves are those of choices()."""
+    pos = random_position(seed, balls)
+    if max(pos.count(c) for c in (1, 2, 3)) > 16:
+        return
+    moves = board_moves(pos.white, pos.black, pos.red)
+    playable, colours, relocations = choices(pos.white, pos.black, pos.red)
+    assert len(moves) == len(colours) * playable.bit_count() + sum(
+        t.bit_count() for _, t in relocations)
+    for move in moves:
+        assert _moved_board(pos, move) == GAME.move_board(pos, move)
+
+
+#: A fingerprint of codes drawn by determinise (and the generator's next number, and
+#: the drawn state's moves) along random games of 3-6 players, made by the code search
+#: before it was sped up: the search must draw the very same codes.
+DETERMINISE_PRINT = "60685e6432d5d0a0"
+
+
+def test_determinise_draws_the_codes_it_always_drew():
+    import hashlib
+    digest = hashlib.sha256()
+    for seed in range(40):
+        game, state = _random_state(seed, seed % 25, players=3 + seed % 4)
+        for p in range(1, game.num_players):
+            rng = random.Random(seed * 7 + p)
+            drawn = game.determinise(game.observe(state, p), p, rng)
+            digest.update(game.state_text(drawn).encode())
+            digest.update(repr(rng.random()).encode())
+            digest.update(repr([m.text() for m in game.legal_moves(drawn, p)]).encode())
+    assert digest.hexdigest()[:16] == DETERMINISE_PRINT
 
 
 def test_honest_ai():

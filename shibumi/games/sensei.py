@@ -75,6 +75,18 @@ MOVES = tuple(tuple(Move.make(MOVE, p, None, q, board=BOARD) if p != q else None
 END_TURN = Move.make(PASS, board=BOARD)
 
 
+def _position(white: int, black: int, characters: int, chasms: int) -> GridPosition:
+    """``GridPosition(BOARD, (white, black), characters=..., chasms=...)`` without
+    its checks, for masks the rules made (the search and the playouts build one
+    an action)."""
+    position = GridPosition.__new__(GridPosition)
+    for name, value in (("grid", BOARD), ("stones", (0, white, black)), ("pawns", (0, 0, 0)),
+                        ("characters", characters), ("chasms", chasms),
+                        ("occupied", white | black)):
+        object.__setattr__(position, name, value)
+    return position
+
+
 def start_position(start: str) -> GridPosition:
     white, black = HOME
     chasms = EXPERT_CHASMS if start == "expert" else 0
@@ -148,15 +160,27 @@ def _watch(watch: list, player: int, own: int, blockers: int) -> int:
     """Look for a stone of the player with none of ``blockers`` on its file ahead:
     while it stands and the file stays clear, the player is not walled off.  Kept
     in ``watch[player]`` (its bit, 0 for none) and ``watch[player + 2]`` (its file
-    ahead, returned; -1 for none: the player may be walled)."""
-    ahead = FILE_AHEAD[player]
-    while own:
-        # Nearest the goal first: the shorter the file, the likelier it is clear.
-        p = own.bit_length() - 1 if player == 0 else (own & -own).bit_length() - 1
-        if not ahead[p] & blockers:
-            watch[player], watch[player + 2] = 1 << p, ahead[p]
-            return ahead[p]
-        own ^= 1 << p
+    ahead, returned; -1 for none: the player may be walled).
+
+    The stone nearest the goal is taken (the shorter its file, the likelier it
+    stays clear).  The cells with a blocker ahead are the blockers' shadow down
+    their files, cast by shifts doubling in length."""
+    if player == 0:                          # White looks up the ranks
+        shadow = blockers | blockers >> N
+        shadow |= shadow >> 2 * N
+        shadow |= shadow >> 4 * N
+        clear = own & ~(shadow >> N)
+        bit = 1 << clear.bit_length() - 1 if clear else 0
+    else:
+        shadow = blockers | blockers << N
+        shadow |= shadow << 2 * N
+        shadow |= shadow << 4 * N
+        clear = own & ~(shadow << N)
+        bit = clear & -clear
+    if bit:
+        ahead = FILE_AHEAD[player][bit.bit_length() - 1]
+        watch[player], watch[player + 2] = bit, ahead
+        return ahead
     watch[player], watch[player + 2] = 0, -1
     return -1
 
@@ -529,13 +553,16 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
         if move.kind == PASS:
             return self._end_turn(position, me, move, turn, played)
         bit, to = 1 << move.point, 1 << move.target
+        white, black = position.stones[1], position.stones[2]
         if position.characters & bit:
-            position = position.replace(characters=position.characters ^ bit ^ to)
+            position = _position(white, black, position.characters ^ bit ^ to, position.chasms)
             carried = True
         else:
-            stones = list(position.stones[1:])
-            stones[me] ^= bit | to
-            position = position.replace(stones=stones)
+            if me:
+                black ^= bit | to
+            else:
+                white ^= bit | to
+            position = _position(white, black, position.characters, position.chasms)
             moves += 1
         result = self.judge(position, me)
         if result is None and moves == STONE_MOVES and carried:
@@ -726,7 +753,7 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
             moves, carried, turn, me = 0, False, turn + 1, you
             if turn >= limit:
                 break
-        position = GridPosition(BOARD, stones, characters=chars, chasms=chasms)
+        position = _position(stones[0], stones[1], chars, chasms)
         if turn >= limit:
             result = Outcome((), f"{turn} turns were played")
         else:

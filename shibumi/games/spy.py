@@ -29,9 +29,9 @@ import dataclasses
 import random
 import re
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, repeat, starmap
 
-from ..bits import carried, playable_of as playable_fast
+from ..bits import carried, playable_of as playable_fast, points_in
 from ..errors import IllegalMoveError, NotationError, shown
 from ..game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State
 from ..geometry import (EXTERIOR_MASK, INTERIOR_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
@@ -73,16 +73,14 @@ def score(board: Position, code: Position) -> int:
 
 # -- an Agent's choices, on bare masks -----------------------------------------------
 #
-# Random games rarely meet a board's occupancy twice, so nothing is memoised:
-# the playable points and the balls that can be lifted come from a few shifts
+# The playable points and the balls that can be lifted come from a few shifts
 # of the level masks. Additions go on any playable point P. A ball with
 # nothing on it, lifted from s, may go on P less the points resting on s
 # (their platform breaks): P itself, unless s supports a playable point above
 # the board. A ball carrying a column may go where the column's top ball was,
 # too, unless the whole column is its colour (that would rebuild the board).
-# legal_moves and the playouts both read these functions.
-
-_LEVEL2 = 0xF << 25
+# legal_moves reads these functions; the playouts count the same choices, in
+# the same order, on memoised shapes (below).
 
 
 def one_colour(column: int, white: int, black: int, red: int) -> bool:
@@ -121,149 +119,280 @@ def choices(white: int, black: int, red: int) -> tuple[int, list[int], list[tupl
     return playable, colours, moves
 
 
+# The playouts' draw.  Most of a board's choices are decided by its balls above the
+# board: they fix which balls are pinned or carry a column, which raised points are
+# playable, and so which balls have other targets than the playable points.  Boards
+# rarely repeat, but those few upper balls do, so that part (a "shape") is worked
+# out once and kept.  What is left for each draw is counting on the board level,
+# and which columns are of one colour.
+
+#: Most shapes kept before the memo starts afresh (bounded memory: a few MB).
+SHAPE_CACHE_SIZE = 20_000
+_SHAPES: dict[int, tuple] = {}
+#: The targets fewer than the playable points below each point, when none are.
+_NONE_FEWER = (0,) * (NUM_POINTS + 1)
+#: The parts shapes share, each kept once: (targets to keep, top) pairs by ball and
+#: top, and the tuples of fewer targets and of odd balls.
+_ODD = tuple(tuple((~SUPPORTED_MASK[top], 1 << top if top != s else 0)
+                   for top in range(NUM_POINTS)) for s in range(NUM_POINTS))
+_PARTS: dict[tuple, tuple] = {}
+
+
+def _shape(key: int) -> tuple:
+    """The choices' structure for ``key``: the occupied points above the board
+    (bits 0-13) and the full squares of board balls (from bit 14, each by its
+    lowest point, as ``playable_of`` finds them).  As a tuple:
+
+    - the raised playable points and their number;
+    - the balls that are not pinned (a mask to keep) and the number pinned;
+    - the balls carrying a column, and the heads (below);
+    - the targets fewer than the playable points in all, and for the balls below
+      each point, counting every column as one colour;
+    - for each point: None, or if a ball there may have other targets than the
+      playable points, (the points it may go to, as a mask to keep; the top of the
+      column it carries, a target too if the column is not of one colour, or 0).
+
+    A column is a ball carrying one other, and so on up (the walk of
+    :func:`_loaded_targets`); the columns that go on from the same ball ``q`` differ
+    only in their foot, so a head ``(bit of q, the column from q, the feet)`` tells
+    which of them are of one colour: those whose foot has q's colour, if the
+    column from q has."""
+    upper, full = key & 0x3FFF, key >> 14
+    full = full & 0x7 | full >> 1 & 0x38 | full >> 2 & 0x1C0
+    l1 = upper & 0x1FF
+    square = l1 & l1 >> 1 & l1 >> 3 & l1 >> 4
+    raised = ((full & ~l1) << 16 | (square & 0x3 | square >> 1 & 0xC) << 25
+              | (upper >> 9 & 0xF == 0xF) << 29) & ~(upper << 16)
+    # The board level only matters under balls above it, where it is full.
+    occ = upper << 16 | 0xFFFF
+    covered, pinned = carried(occ)
+    partial = 0                              # free balls under a raised playable point
+    for p in points_of(raised):
+        partial |= SUPPORT_MASK[p]
+    partial &= ~covered
+    less, odd, feet = [0] * NUM_POINTS, [None] * NUM_POINTS, {}
+    for s in points_of((partial | covered) & ~pinned):
+        top = s
+        if covered >> s & 1:
+            column = 1 << s
+            above = SUPPORTED_MASK[s] & occ
+            while above:
+                top = above.bit_length() - 1
+                column |= 1 << top
+                above = SUPPORTED_MASK[top] & occ
+            head = column ^ 1 << s
+            feet[head] = feet.get(head, 0) | 1 << s
+        odd[s] = _ODD[s][top]
+        less[s] = (raised & SUPPORTED_MASK[top]).bit_count()
+    heads = tuple((head & -head, head, foot) for head, foot in feet.items())
+    if len(_PARTS) >= SHAPE_CACHE_SIZE:
+        _PARTS.clear()
+    below = tuple(accumulate(less, initial=0))
+    below = _PARTS.setdefault(below, below) if below[-1] else _NONE_FEWER
+    odd = tuple(odd)
+    return (raised, raised.bit_count(), ~pinned, pinned.bit_count(), covered & ~pinned, heads,
+            below[-1], below, _PARTS.setdefault(odd, odd))
+
+
+#: Most boards whose moves are kept (the search asks again and again for the
+#: moves of the boards at its root).
+MOVES_CACHE_SIZE = 20_000
+_MOVES: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+
+
+def board_moves(white: int, black: int, red: int) -> tuple[Move, ...]:
+    """An Agent's choices on a board, in the order of :func:`choices` (memoised)."""
+    key = white, black, red
+    moves = _MOVES.get(key)
+    if moves is None:
+        if len(_MOVES) >= MOVES_CACHE_SIZE:
+            _MOVES.clear()
+        playable, colours, relocations = choices(white, black, red)
+        points = points_of(playable)
+        found = [PLACE_MOVES[c][p] for c in colours for p in points]
+        for s, targets in relocations:
+            row = RELOCATE[s]
+            found.extend(row[t] for t in points_of(targets))
+        moves = _MOVES[key] = tuple(found)
+    return moves
+
+
 def random_change(white: int, black: int, red: int, r: float) -> tuple[int, int, int]:
     """The masks of a board after the Agent's choice drawn by the number ``r``:
     index ``int(r * n)`` among the ``n`` legal choices, in the order of
-    :func:`choices`, found without listing them.
+    :func:`choices`, found without listing them (see :func:`random_changes`)."""
+    return random_changes(white, black, red, (r,))
 
-    A free ball has the playable points P as targets, less those resting on
-    it: only the few that support a playable point above the board (``partial``)
-    have fewer, one fewer per such point. Balls carrying a column are counted
-    one by one. The k-th choice is then found by skipping whole runs of balls
-    with P as targets."""
-    occ = white | black | red
-    # playable_fast and carried, written out here: this is the playouts' inner loop.
-    b = occ & 0xFFFF
-    square = b & b >> 1 & b >> 4 & b >> 5 & 0x777
-    l1 = occ >> 16 & 0x1FF
-    square1 = l1 & l1 >> 1 & l1 >> 3 & l1 >> 4 & 0x1B
-    playable = (~occ & 0xFFFF) | ((square & 0x7 | square >> 1 & 0x38 | square >> 2 & 0x1C0) << 16
-                                  | (square1 & 0x3 | square1 >> 1 & 0xC) << 25
-                                  | (occ & _LEVEL2 == _LEVEL2) << 29) & ~occ
-    places = playable.bit_count()
-    if l1:
-        u = l1 & 0x7 | (l1 & 0x38) << 1 | (l1 & 0x1C0) << 2
-        u1, u4, u5 = u << 1, u << 4, u << 5
-        covered = u | u1 | u4 | u5
-        pinned = u & (u1 | u4 | u5) | u1 & (u4 | u5) | u4 & u5
-        v = occ >> 25 & 0xF
-        if v:
-            v = v & 0x3 | (v & 0xC) << 1
-            v1, v3, v4 = v << 1, v << 3, v << 4
-            covered |= (v | v1 | v3 | v4) << 16
-            pinned |= (v & (v1 | v3 | v4) | v1 & (v3 | v4) | v3 & v4) << 16
-            if occ >> 29 & 1:
-                covered |= _LEVEL2
-        covered &= occ
-        pinned &= occ
-    else:
-        covered = pinned = 0
-    free = occ & ~covered
-    if occ.bit_count() < PER_COLOUR:            # no colour can have run out
-        adds = 3 * places
-    else:
-        adds = places * ((white.bit_count() < PER_COLOUR) + (black.bit_count() < PER_COLOUR)
-                         + (red.bit_count() < PER_COLOUR))
-    n = adds + free.bit_count() * places
-    partial = 0
-    raised = playable >> 16
-    if raised:
-        raised <<= 16
-        while raised:
-            low = raised & -raised
-            raised ^= low
-            under = SUPPORT_MASK[low.bit_length() - 1] & free
-            partial |= under
-            n -= under.bit_count()
-    loaded = {}
-    rest = covered & ~pinned
-    while rest:
-        low = rest & -rest
-        rest ^= low
-        s = low.bit_length() - 1
-        column, top = low, s                   # _loaded_targets, written out
-        above = SUPPORTED_MASK[s] & occ
-        while above:
-            top = above.bit_length() - 1
-            column |= 1 << top
-            above = SUPPORTED_MASK[top] & occ
-        targets = (playable | 1 << top) & ~SUPPORTED_MASK[top]
-        if column & white == column or column & black == column or column & red == column:
-            targets &= ~(1 << top)
-        loaded[s] = targets
-        n += targets.bit_count()
-    k = int(r * n)
-    if k < adds:
-        c, k = divmod(k, places)
-        for _ in range(k):
-            playable &= playable - 1
-        masks = [0, white, black, red]
-        masks[[m for m in (1, 2, 3) if masks[m].bit_count() < PER_COLOUR][c]] |= \
-            playable & -playable
-        return masks[1], masks[2], masks[3]
-    k -= adds
-    plain = free & ~partial             # the balls with P as targets
-    special = partial | covered & ~pinned
-    passed = 0                          # points below the one looked at
-    while special:
-        low = special & -special
-        special ^= low
-        run = plain & (low - 1) & ~passed
-        size = run.bit_count() * places
-        if k < size:
+
+def random_changes(white: int, black: int, red: int, draws) -> tuple[int, int, int]:
+    """The masks of a board after one Agent's choice per number of ``draws``, each
+    as :func:`random_change` (one loop: the playouts' inner loop).
+
+    Every ball that may be lifted has the playable points as targets (``places``
+    of them) but for the few odd ones of its shape (see :func:`_shape`), so the
+    k-th relocation is that of the ball at index k // places, or of one near it."""
+    shapes, points = _SHAPES, points_in
+    for r in draws:
+        occ = white | black | red
+        b = occ & 0xFFFF
+        square = b & b >> 1 & b >> 4 & b >> 5
+        key = occ >> 16 | (square & 0x777) << 14
+        shape = shapes.get(key)
+        if shape is None:
+            if len(shapes) >= SHAPE_CACHE_SIZE:
+                shapes.clear()
+            shape = shapes[key] = _shape(key)
+        raised, n_raised, unpinned, n_pinned, loaded, heads, fewer, fewer_below, odd = shape
+        mixed = 0                           # balls carrying a column of several colours
+        if heads:
+            mixed = loaded
+            for bit, head, feet in heads:
+                mask = white if white & bit else black if black & bit else red
+                if head & mask == head:
+                    mixed ^= feet & mask
+            fewer -= mixed.bit_count()      # they may go on their column's top too
+        playable = ~occ & 0xFFFF | raised
+        places = 16 - b.bit_count() + n_raised
+        balls = occ.bit_count()
+        if balls < PER_COLOUR:              # no colour can have run out
+            adds = 3 * places
+        else:
+            adds = places * ((white.bit_count() < PER_COLOUR) + (black.bit_count() < PER_COLOUR)
+                             + (red.bit_count() < PER_COLOUR))
+        k = int(r * (adds + (balls - n_pinned) * places - fewer))
+        if k < adds:                        # an addition: colour by colour, point by point
+            c, k = divmod(k, places)
+            target = 1 << points(playable)[k]
+            if balls >= PER_COLOUR:
+                c = [i for i, m in enumerate((white, black, red))
+                     if m.bit_count() < PER_COLOUR][c]
+            if c == 0:
+                white |= target
+            elif c == 1:
+                black |= target
+            else:
+                red |= target
+            continue
+        k -= adds
+        if mixed:
+            bit, target = _mixed_choice(points(occ & unpinned), k, places, playable,
+                                        fewer_below, odd, mixed)
+        elif fewer_below is _NONE_FEWER:    # the playable points for every ball
+            i, k = divmod(k, places)
+            bit = 1 << points(occ & unpinned)[i]
+            target = 1 << points(playable)[k]
+        else:
+            # The choices of the ball sources[i] start at i * places less the targets
+            # the balls below it lack: from the index if none lacked any, step to the
+            # ball whose choices hold k.
+            sources = points(occ & unpinned)
+            last = len(sources) - 1
+            i = min(k // places, last)
+            while i * places - fewer_below[sources[i]] > k:
+                i -= 1
+            while i < last and (i + 1) * places - fewer_below[sources[i + 1]] <= k:
+                i += 1
+            s = sources[i]
+            k -= i * places - fewer_below[s]
+            found = odd[s]
+            bit = 1 << s
+            target = 1 << points(playable if found is None else playable & found[0])[k]
+        if loaded & bit:
+            white, black, red = _lift(white, black, red, bit, target)
+        elif white & bit:                   # a free ball: only it moves
+            white ^= bit | target
+        elif black & bit:
+            black ^= bit | target
+        else:
+            red ^= bit | target
+    return white, black, red
+
+
+def _mixed_choice(sources: tuple, k: int, places: int, playable: int, fewer_below: tuple,
+                  odd: tuple, mixed: int) -> tuple[int, int]:
+    """(the bit of the ball, the bit of its target) of the k-th relocation, as in
+    :func:`random_changes`, when the balls of ``mixed`` carry a column of several
+    colours: each has one target more than its shape says (its column's top)."""
+    last = len(sources) - 1
+    i = min(k // places, last)
+    s = sources[i]
+    while i * places - fewer_below[s] + (mixed & (1 << s) - 1).bit_count() > k:
+        i -= 1
+        s = sources[i]
+    while i < last:
+        t = sources[i + 1]
+        if (i + 1) * places - fewer_below[t] + (mixed & (1 << t) - 1).bit_count() > k:
             break
-        k -= size
-        s = low.bit_length() - 1
-        targets = loaded[s] if covered & low else playable & ~SUPPORTED_MASK[s]
-        c = targets.bit_count()
-        if k < c:
-            return _moved(white, black, red, s, targets, k, occ)
-        k -= c
-        passed = (low << 1) - 1
+        i, s = i + 1, t
+    k -= i * places - fewer_below[s] + (mixed & (1 << s) - 1).bit_count()
+    found = odd[s]
+    if found is None:
+        targets = playable
+    elif mixed >> s & 1:
+        targets = playable & found[0] | found[1]
     else:
-        run = plain & ~passed
-    # A ball of the run: free, with every playable point as a target.
-    i, k = divmod(k, places)
-    for _ in range(i):
-        run &= run - 1
-    bit = run & -run
-    for _ in range(k):
-        playable &= playable - 1
-    target = playable & -playable
-    if white & bit:
-        return white ^ bit | target, black, red
-    if black & bit:
-        return white, black ^ bit | target, red
-    return white, black, red ^ bit | target
+        targets = playable & found[0]
+    return 1 << s, 1 << points_in(targets)[k]
 
 
-def _moved(white: int, black: int, red: int, s: int, targets: int, k: int,
-           occ: int) -> tuple[int, int, int]:
-    """The masks after the ball at ``s`` is lifted (the column above it drops one
-    place, each ball keeping its colour) and put on the ``k``-th of ``targets``."""
-    for _ in range(k):
-        targets &= targets - 1
-    target = targets & -targets
-    bit = 1 << s
-    if not SUPPORTED_MASK[s] & occ:             # a free ball: only it moves
-        if white & bit:
-            return white ^ bit | target, black, red
-        if black & bit:
-            return white, black ^ bit | target, red
-        return white, black, red ^ bit | target
+def _lift(white: int, black: int, red: int, bit: int, target: int) -> tuple[int, int, int]:
+    """The masks after the ball at ``bit``, which carries a column, is lifted (the
+    balls above it drop one place, each keeping its colour) and put on ``target``."""
+    occ = white | black | red
+    column, top = bit, bit.bit_length() - 1
+    above = SUPPORTED_MASK[top] & occ
+    while above:                            # the walk of _loaded_targets
+        top = above.bit_length() - 1
+        column |= 1 << top
+        above = SUPPORTED_MASK[top] & occ
+    top = 1 << top
+    # A column of one colour: as if its top ball went to the target.
+    if column & white == column:
+        return white ^ top | target, black, red
+    if column & black == column:
+        return white, black ^ top | target, red
+    if column & red == column:
+        return white, black, red ^ top | target
     masks = [0, white, black, red]
     colour = 1 if white & bit else 2 if black & bit else 3
     masks[colour] ^= bit
-    gap = s
-    above = SUPPORTED_MASK[gap] & occ
-    while above:
-        q = above.bit_length() - 1
-        c = 1 if masks[1] >> q & 1 else 2 if masks[2] >> q & 1 else 3
-        masks[c] ^= 1 << q | 1 << gap
-        gap = q
-        above = SUPPORTED_MASK[gap] & occ
+    gap, rest = bit, column ^ bit
+    while rest:                             # up the column: each ball into the gap below
+        low = rest & -rest
+        rest ^= low
+        c = 1 if masks[1] & low else 2 if masks[2] & low else 3
+        masks[c] ^= low | gap
+        gap = low
     masks[colour] |= target
     return masks[1], masks[2], masks[3]
+
+
+def _position(white: int, black: int, red: int) -> Position:
+    """``Position.from_masks`` without its checks, for masks the rules made."""
+    position = Position.__new__(Position)
+    position._set(white, black, red)
+    return position
+
+
+def _moved_board(board: Position, move: Move) -> Position:
+    """:meth:`Spy.move_board` on masks: an Agent's board after their (legal) choice."""
+    white, black, red = board.white, board.black, board.red
+    if move.kind == MOVE:
+        bit, target = 1 << move.point, 1 << move.target
+        if SUPPORTED_MASK[move.point] & board.occupied:
+            return _position(*_lift(white, black, red, bit, target))
+        if white & bit:
+            return _position(white ^ bit | target, black, red)
+        if black & bit:
+            return _position(white, black ^ bit | target, red)
+        return _position(white, black, red ^ bit | target)
+    target = 1 << move.point
+    colour = move.colour
+    if colour == WHITE:
+        return _position(white | target, black, red)
+    if colour == BLACK:
+        return _position(white, black | target, red)
+    return _position(white, black, red | target)
 
 
 def shown_balls(occ: int) -> int:
@@ -280,6 +409,30 @@ def code_draw(code_masks: list, r: float) -> int:
         if r < bound:
             return c
     return have[-1]
+
+
+def _complete_code(code: Position, rnd) -> Position:
+    """The rest of the code drawn by :func:`code_draw`, one number a ball.  A colour
+    gains a ball a draw at most, so until one could have run out the draws are
+    made in bulk, all three colours left."""
+    masks = [0, code.white, code.black, code.red]
+    have = [0] + [m.bit_count() for m in masks[1:]]
+    p = code.occupied.bit_count()
+    third, two_thirds = _BOUNDS[3][:2]
+    while p < NUM_POINTS:
+        n = min(PER_COLOUR - max(have), NUM_POINTS - p)
+        if n:
+            for r in starmap(rnd, repeat((), n)):
+                c = WHITE if r < third else BLACK if r < two_thirds else RED
+                masks[c] |= 1 << p
+                have[c] += 1
+                p += 1
+        else:
+            c = code_draw(masks, rnd())
+            masks[c] |= 1 << p
+            have[c] += 1
+            p += 1
+    return Position.from_masks(masks[1], masks[2], masks[3])
 
 
 #: For k colours left, the running sums ``sample_chance`` compares with (1/k added
@@ -445,13 +598,7 @@ example are lost.
         if player == 0:
             return [PASS_MOVE]
         board = state.boards[player - 1]
-        playable, colours, relocations = choices(board.white, board.black, board.red)
-        points = points_of(playable)
-        moves = [PLACE_MOVES[c][p] for c in colours for p in points]
-        for s, targets in relocations:
-            row = RELOCATE[s]
-            moves.extend(row[t] for t in points_of(targets))
-        return moves
+        return list(board_moves(board.white, board.black, board.red))
 
     def apply(self, state: SpyState, move: Move) -> SpyState:
         if move.kind != CHOOSE or self.current_player(state) != CHANCE:
@@ -463,7 +610,7 @@ example are lost.
         return dataclasses.replace(state, position=code.place(point, move.colour), last=None)
 
     def apply_joint(self, state: SpyState, moves) -> SpyState:
-        boards = tuple(self.move_board(b, m) for b, m in zip(state.boards, moves[1:]))
+        boards = tuple(_moved_board(b, m) for b, m in zip(state.boards, moves[1:]))
         return self._after_round(state, boards)
 
     @staticmethod
@@ -496,7 +643,8 @@ example are lost.
         outcome = Outcome(winners, f"{why}; matches: {counts}",
                           scores=(0.0,) + tuple(float(s) for s in state.scores),
                           ranking=ranking)
-        return dataclasses.replace(state, result=outcome)
+        return SpyState(state.position, state.to_move, outcome, state.last, state.boards,
+                        state.scores, state.rounds, state.secret)
 
     def board_of(self, state: SpyState, player: int | None) -> Position:
         """An Agent plays on their own set; the Master (and an onlooker) sees the code."""
@@ -520,7 +668,8 @@ example are lost.
         code = draw_code(observation.boards, observation.scores, rng)
         if code is None:
             raise NotationError("no code of 30 balls gives these counts")
-        return dataclasses.replace(observation, position=code, secret=False)
+        return SpyState(code, observation.to_move, observation.result, observation.last,
+                        observation.boards, observation.scores, observation.rounds, False)
 
     def state_key(self, state: SpyState) -> tuple:
         return (state.position, state.boards, state.scores, state.rounds, state.secret,
@@ -542,25 +691,25 @@ example are lost.
         rnd = rng.random
         code = state.position
         if code.occupied.bit_count() < NUM_POINTS:
-            masks = [0, code.white, code.black, code.red]
-            for p in range(code.occupied.bit_count(), NUM_POINTS):
-                masks[code_draw(masks, rnd())] |= 1 << p
-            code = Position.from_masks(masks[1], masks[2], masks[3])
+            code = _complete_code(code, rnd)
         cw, cb, cr = code.white, code.black, code.red
         boards = [(b.white, b.black, b.red) for b in state.boards]
-        rounds, full = state.rounds, (1 << NUM_POINTS) - 1
-        # A round adds at most a ball to a board: none can be full before this.
-        filling = rounds + NUM_POINTS - max((w | b | r).bit_count() for w, b, r in boards)
+        rounds, full, seats = state.rounds, (1 << NUM_POINTS) - 1, len(boards) + 1
         while True:
-            rnd()                                   # the Master's pass
-            boards = [random_change(w, b, r, rnd()) for w, b, r in boards]
-            rounds += 1
-            if rounds >= ROUND_LIMIT or rounds >= filling and any(
-                    w | b | r == full for w, b, r in boards):
+            # A round adds at most a ball to a board, so none can be full before
+            # `step` rounds: they are drawn at once (the Master's pass, then each
+            # Agent's choice, round by round), and each board plays its own draws.
+            step = min(NUM_POINTS - max((w | b | r).bit_count() for w, b, r in boards),
+                       ROUND_LIMIT - rounds)
+            draws = list(starmap(rnd, repeat((), step * seats)))
+            boards = [random_changes(w, b, r, draws[i::seats])
+                      for i, (w, b, r) in enumerate(boards, 1)]
+            rounds += step
+            if rounds >= ROUND_LIMIT or any(w | b | r == full for w, b, r in boards):
                 break
         scores = tuple(((w & cw | b & cb | r & cr) & shown_balls(w | b | r)).bit_count()
                        for w, b, r in boards)
-        positions = tuple(Position.from_masks(*b) for b in boards)
+        positions = tuple(_position(w, b, r) for w, b, r in boards)
         return self.settle(SpyState(code, 0, None, None, positions, scores, rounds))
 
     # -- text ----------------------------------------------------------------------
@@ -680,18 +829,32 @@ def draw_code(boards, scores, rng: random.Random, budget: int = 60_000) -> Posit
     scored = [b.occupied & ~hidden_mask(b.occupied) & EXTERIOR_MASK for b in boards]
     if any(not 0 <= s <= m.bit_count() for s, m in zip(scores, scored)):
         return None
-    want = [[b.colour_at(p) for p in range(NUM_POINTS)] for b in boards]
-    members = [list(points_of(m)) for m in scored]
-    on = [[k for k, m in enumerate(scored) if m >> p & 1] for p in range(NUM_POINTS)]
+    # The search only looks at the points a board scores on: its colours there,
+    # and for each point the boards that score on it.
+    members = [points_of(m) for m in scored]
+    want, on = [], [[] for _ in range(NUM_POINTS)]
+    for k, (b, points) in enumerate(zip(boards, members)):
+        colours = [0] * NUM_POINTS
+        for p in points:
+            colours[p] = WHITE if b.white >> p & 1 else BLACK if b.black >> p & 1 else RED
+            on[p].append(k)
+        want.append(colours)
     rnd = rng.random
     for _ in range(max(1, budget // RESTART)):
         code: list[int] = []
         counts = [0, 0, 0, 0]
-        for p in range(NUM_POINTS):
-            have = [c for c in COLOURS if counts[c] < PER_COLOUR]
-            c = have[int(rnd() * len(have))]
-            code.append(c)
-            counts[c] += 1
+        while len(code) < NUM_POINTS:
+            # A colour gains a ball a draw at most: this many draws cannot run one
+            # out, and all three colours are left for them.
+            n = min(PER_COLOUR - max(counts), NUM_POINTS - len(code))
+            if n:
+                code += [COLOURS[int(rnd() * 3)] for _ in range(n)]
+                counts = [0, code.count(WHITE), code.count(BLACK), code.count(RED)]
+            else:
+                have = [c for c in COLOURS if counts[c] < PER_COLOUR]
+                c = have[int(rnd() * len(have))]
+                code.append(c)
+                counts[c] += 1
         matched = [sum(1 for p in members[k] if code[p] == want[k][p])
                    for k in range(len(boards))]
         error = sum(abs(m - s) for m, s in zip(matched, scores))
@@ -737,10 +900,20 @@ def draw_code(boards, scores, rng: random.Random, budget: int = 60_000) -> Posit
             break
     if error:
         return None
-    masks = [0, 0, 0, 0]
-    for p, c in enumerate(code):
-        masks[c] |= 1 << p
-    return Position.from_masks(masks[1], masks[2], masks[3])
+    return _code_position(code)
+
+
+#: For each colour, the table turning a code's colours (as bytes) into binary digits:
+#: "1" for that colour, "0" for the others.
+_DIGITS = {c: bytes.maketrans(bytes(COLOURS), b"".join(b"1" if d == c else b"0" for d in COLOURS))
+           for c in COLOURS}
+
+
+def _code_position(code: list[int]) -> Position:
+    """The position of a code given as the colour of each point in order: each
+    colour's mask read as a binary number, the last point first."""
+    raw = bytes(reversed(code))
+    return Position.from_masks(*(int(raw.translate(_DIGITS[c]), 2) for c in COLOURS))
 
 
 __all__ = ["PER_COLOUR", "ROUND_LIMIT", "START", "Spy", "SpyState", "draw_code", "score"]
