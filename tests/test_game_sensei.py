@@ -250,6 +250,40 @@ def test_fast_playouts_play_the_rules_games_with_every_option(params):
     check_playouts("sensei", games=100, **params)
 
 
+def _search_playout_by_the_rules(game, state, rng):
+    """The search's playout written with legal_moves and apply: the reference draw,
+    except that an open winning character move ends the game (returned: the
+    states any winning move makes, so the playout may pick either)."""
+    while not game.is_terminal(state):
+        if not state.carried:
+            at = (state.position.characters & state.position.stones[state.to_move + 1]) \
+                .bit_length() - 1
+            wins = [after for m in game.legal_moves(state) if m.point == at
+                    for after in [game.apply(state, m)]
+                    if after.result is not None and "far rank" in after.result.reason]
+            if wins:
+                return wins
+        state = game.random_step(state, rng)
+    return [state]
+
+
+@pytest.mark.parametrize("params", [{}, {"mode": "shizukana"}, {"start": "expert"},
+                                    {"start": "variant"}])
+def test_search_playouts_take_an_open_win_and_else_play_the_rules_games(params):
+    from conformance import random_walk
+    game = load("sensei", **params)
+    taken = 0
+    for seed in range(60):
+        start = random_walk(game, seed, seed % 7 * 4)
+        fast_rng, slow_rng = random.Random(seed), random.Random(seed)
+        fast = game.playout(start, fast_rng)
+        ends = _search_playout_by_the_rules(game, start, slow_rng)
+        assert fast in ends, seed
+        assert fast_rng.getstate() == slow_rng.getstate()
+        taken += len(ends) > 1 or "far rank" in (ends[0].result.reason or "")
+    assert taken >= 20
+
+
 #: Positions a wall away from anti-game, White's to play and one of Black's: random
 #: games from them end by anti-game often, where games from the start seldom do.
 NEAR_WALLS = ["......./......./B....../.BBB*BBB/.WW..../......./W..W*WWW 1",

@@ -343,6 +343,10 @@ def _in_sight_lanes(mask: int) -> int:
     return sum(SIGHT_LANES[p] for p in _cells_of(mask))
 
 
+#: Each player's goal rank in the copies of SIGHT_LANES: the character's winning targets.
+GOAL_SIGHT = (_in_sight_lanes(GOAL[0]), _in_sight_lanes(GOAL[1]))
+
+
 def stone_targets(position: GridPosition, p: int, slide: bool) -> list[int]:
     """Where the stone on p may go: along a row or column, stopped by any stone
     and by chasms (not over them), any distance when ``slide`` else one cell."""
@@ -601,14 +605,28 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
 
     # -- fast random games ---------------------------------------------------------
     def random_playout(self, state, rng: random.Random) -> SenseiState:
-        """Uniformly random actions to the end on bare masks: the choices of
+        """Uniformly random actions to the end: see :meth:`_play_out`."""
+        return self._play_out(state, rng, False)
+
+    def playout(self, state, rng: random.Random) -> SenseiState:
+        """The search's playout: random actions, except that a player whose
+        character can reach the far rank at once does so.  Random games walk
+        past most such wins (one option among twenty or so), which makes the
+        search's playouts long and their results noisy."""
+        return self._play_out(state, rng, True)
+
+    def _play_out(self, state, rng: random.Random, take_wins: bool) -> SenseiState:
+        """Actions to the end on bare masks; uniformly random ones: the choices of
         ``legal_moves`` in its order, one ``rng.random()`` each, and the end of
         :func:`verdict`, so the very games of the generic loop.
 
         The moves are counted, not listed: every stone move at once in the copies
         of LANES, the character's in those of SIGHT_LANES; then the k-th is found
         stone by stone (or bit by bit).  The anti-game test runs in full only when
-        its quick looks (see :func:`_watch`) cannot rule it out."""
+        its quick looks (see :func:`_watch`) cannot rule it out.
+
+        With ``take_wins`` a character move that wins is made, without a draw,
+        whenever one is open."""
         if state.result is not None:
             return state
         rnd, limit, slide = rng.random, self.turn_limit, self.slide
@@ -651,10 +669,16 @@ A game lasting 200 turns (the turn_limit parameter) is a draw."""
                         n = stone_moves = (empty & ~(empty + (free4 << 1))).bit_count()
                     else:
                         n = stone_moves = (empty & free4 << 1).bit_count()
+                k = -1
                 if not carried:
                     seen = own8 & view
                     n += seen.bit_count()
-                k = int(rnd() * (n + 1 if moves or carried or not n else n))
+                    if take_wins and seen & GOAL_SIGHT[me]:   # a win: made at once
+                        seen &= GOAL_SIGHT[me]
+                        seen &= -seen
+                        k = stone_moves
+                if k < 0:
+                    k = int(rnd() * (n + 1 if moves or carried or not n else n))
                 played += 1
                 if k == n:                             # pass: the turn ends
                     p = -1
