@@ -36,8 +36,25 @@ def test_conformance():
 def test_fast_playouts_play_the_rules_games_with_a_turn_limit():
     """random_playout on masks ends exactly where legal_moves and apply end, the
     turn limit included (short limits end most games by it)."""
-    check_playouts("spack", games=100, turn_limit=40)
+    check_playouts("spack", games=300)
+    check_playouts("spack", games=150, turn_limit=40)
     check_playouts("spack", games=60, turn_limit=1)
+
+
+def test_the_platforms_each_colour_may_take():
+    """_under (a colour's balls under a raised point, kept by the playout ball by
+    ball) gives placement_masks' platforms along random games."""
+    from shibumi.bits import playable_of
+    from shibumi.geometry import BOARD_MASK
+    from shibumi.games.spack import _under, placement_masks
+    for seed in range(30):
+        s, rng = GAME.initial_state(), random.Random(seed)
+        while not GAME.is_terminal(s):
+            pos = s.position
+            masks = (pos.white, pos.black, pos.red)
+            platforms = playable_of(pos.occupied) & ~BOARD_MASK
+            assert placement_masks(masks)[1] == tuple(platforms & _under(m) for m in masks)
+            s = GAME.random_step(s, rng)
 
 
 def test_free_balls_are_those_nothing_rests_on():

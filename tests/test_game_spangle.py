@@ -516,3 +516,27 @@ def test_every_proposal_is_reachable_by_clicks():
             t.choose(index)
         reached.add(t.match.state.proposal)
     assert reached == set(g.legal_moves(m.state))
+
+
+def test_the_playout_masks_give_the_allowed_points():
+    """The playout's kept masks (points next to a colour, from FLAT_MASK ball by ball;
+    platforms on two of a colour) give allowed_points along random games."""
+    from shibumi.bits import playable_of
+    from shibumi.geometry import BOARD_MASK, points_of
+    from shibumi.games.spangle import FLAT_MASK, _pairs_under, allowed_points, neighbours_of
+    g = game(4)
+    for seed in range(40):
+        s, rng = g.initial_state(random.Random(seed)), random.Random(seed)
+        while not g.is_terminal(s):
+            pos = s.position
+            masks = (0, pos.white, pos.black, pos.red)
+            playable = playable_of(pos.occupied)
+            holes, upper = playable & BOARD_MASK, playable & ~BOARD_MASK
+            for c in (WHITE, BLACK, RED):
+                near = 0
+                for p in points_of(masks[c]):
+                    near |= FLAT_MASK[p]
+                assert near == neighbours_of(masks[c])
+                kept = (holes & near or holes) | upper & (near | _pairs_under(masks[c]))
+                assert kept == allowed_points(masks, c, playable)
+            s = g.random_step(s, rng)

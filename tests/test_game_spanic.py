@@ -66,7 +66,7 @@ def moves_text(m):
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_conformance(players):
-    check_playouts("spanic", games=200, players=players)
+    check_playouts("spanic", games=300, players=players)
     check_honest_ai(game(players))
 
 
@@ -704,3 +704,23 @@ def test_perft_of_the_whole_deal_is_the_number_of_colour_orders():
     # the ways to order ten balls of each of three colours (about 19 s)
     assert perft(game(3), 30) == math.factorial(30) // math.factorial(10) ** 3 \
         == 5550996791340
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_the_playout_pairs_mask_gives_the_allowed_points(players):
+    """The playout's kept mask of platforms on two balls of a colour (_pairs_under)
+    gives allowed_points with the holes, along random games."""
+    from shibumi.bits import playable_of
+    from shibumi.geometry import BOARD_MASK
+    from shibumi.games.spanic import COLOURS, _pairs_under, allowed_points
+    g = game(players)
+    for seed in range(40):
+        s, rng = g.initial_state(random.Random(seed)), random.Random(seed)
+        while not g.is_terminal(s):
+            pos = s.position
+            masks = (0, pos.white, pos.black, pos.red)
+            playable = playable_of(pos.occupied)
+            for c in COLOURS:
+                kept = playable & BOARD_MASK | playable & ~BOARD_MASK & _pairs_under(masks[c])
+                assert kept == allowed_points(masks, c, playable)
+            s = g.random_step(s, rng)

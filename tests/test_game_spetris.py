@@ -356,7 +356,40 @@ def test_symmetries():
 
 def test_fast_playouts_agree_with_the_rules_for_three_players():
     # The conformance suite checks the default (two players) only.
-    check_playouts("spetris", games=150, players=3)
+    check_playouts("spetris", games=300, players=3)
+
+
+def test_fast_playouts_agree_with_the_rules_for_two_players():
+    check_playouts("spetris", games=300, players=2)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_playout_grows_a_shape_from_the_turns_placement_set(players):
+    """The playout's shortcuts along random games, in the middle of turns: the
+    placements holding the balls laid this turn are those open at the turn's start
+    that hold them all (a placement never rests on its own points), and the points
+    they reach are all near every ball laid (_NEAR)."""
+    from shibumi.bits import playable_of
+    from shibumi.geometry import points_of
+    from shibumi.games.spetris import (ALL_OPEN, CONTAINS, FULL, _NEAR, open_placements,
+                                       shapes_reach)
+    game = load("spetris", players=players)
+    middles = 0
+    for seed in range(60):
+        s, rng = game.initial_state(random.Random(seed)), random.Random(seed)
+        while not game.is_terminal(s):
+            occupied, placed = s.position.occupied, s.placed
+            grown, zone = ALL_OPEN, FULL
+            for p in points_of(placed):
+                grown &= CONTAINS[p]
+                zone &= _NEAR[p]
+            fitting = open_placements(occupied, placed)
+            assert fitting == open_placements(occupied ^ placed) & grown
+            free = playable_of(occupied) & ~placed
+            assert shapes_reach(fitting, free) == shapes_reach(fitting, free & zone)
+            middles += bool(placed)
+            s = game.random_step(s, rng)
+    assert middles > 500
 
 
 def test_placement_sets_agree_with_a_scan_of_the_placements():

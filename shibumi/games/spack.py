@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from ..bits import nth_point
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import BOARD_MASK, SUPPORT_MASK, points_of, transform_mask
+from ..geometry import (BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, SUPPORTED_MASK,
+                        SUPPORTS, points_of, transform_mask)
 from ..notation import REMOVE, Move, parse_point, point_name
 from ..position import COLOUR_NAMES, COLOURS, Position
 from ..registry import register
@@ -41,6 +42,8 @@ HAND = SET_BALLS // 2
 TAKEN = 2
 #: The most turns the ``turn_limit`` may allow.
 MOST_TURNS = 300
+#: The points above the board.
+_RAISED = tuple(range(16, NUM_POINTS))
 
 
 def _upper_by_colour(room: int, masks: tuple[int, int, int]) -> tuple[int, int, int]:
@@ -101,6 +104,16 @@ def free_balls(occupied: int) -> int:
         above ^= low
         carrying |= SUPPORT_MASK[low.bit_length() - 1]
     return occupied & ~carrying
+
+
+def _under(mask: int) -> int:
+    """The raised points with at least one ball of ``mask`` among the four they rest
+    on (playable or not): the platforms a ball of that colour may go on."""
+    found = 0
+    for q in _RAISED:
+        if SUPPORT_MASK[q] & mask:
+            found |= 1 << q
+    return found
 
 
 def _masks(position: Position) -> tuple[int, int, int]:
@@ -279,12 +292,29 @@ tests and the chapter.
         hands = [list(state.hands[0]), list(state.hands[1])]
         mover, to_take, takeable = state.to_move, state.to_take, state.takeable
         turn, ply, last, limit = state.turn, state.ply, state.last, self.turn_limit
+        # Kept up to date ball by ball rather than found again at every turn: the
+        # playable points, per colour the raised points with a ball of that colour
+        # among their four supports (placement_masks() is then a few ands), and the
+        # balls carrying one (free_balls() is then one and).
+        occupied = masks[0] | masks[1] | masks[2]
+        playable = playable_bits(occupied)
+        under = [_under(m) for m in masks]
+        carrying = occupied & ~free_balls(occupied)   # the balls with a ball on them
         while True:
             if to_take:                                # take a ball free at the bounce
                 p = nth_point(takeable, int(rnd() * takeable.bit_count()))
                 bit = 1 << p
                 c = 0 if masks[0] & bit else 1 if masks[1] & bit else 2
-                masks[c] ^= bit
+                mine = masks[c] = masks[c] ^ bit
+                occupied ^= bit
+                # it was free: the points on it were empty, and are no longer playable
+                playable = playable & ~SUPPORTED_MASK[p] | bit
+                for q in SUPPORTED[p]:
+                    if not SUPPORT_MASK[q] & mine:
+                        under[c] &= ~(1 << q)
+                for q in SUPPORTS[p]:                  # those it alone rested on
+                    if not SUPPORTED_MASK[q] & occupied:
+                        carrying &= ~(1 << q)
                 hands[mover][c] += 1
                 takeable ^= bit
                 to_take, ply, last = to_take - 1, ply + 1, REMOVE_MOVES[p]
@@ -295,25 +325,15 @@ tests and the chapter.
                 why = f"{turn} turns were played"
                 break
             hand = hands[mover]
-            room = playable_bits(masks[0] | masks[1] | masks[2])
-            holes = room & BOARD_MASK
-            # placement_masks() inline: holes, then the platforms each colour may take
-            uw, ub, ur = holes, holes, holes
-            platforms = room ^ holes
-            while platforms:
-                low = platforms & -platforms
-                platforms ^= low
-                support = SUPPORT_MASK[low.bit_length() - 1]
-                if support & masks[0]:
-                    uw |= low
-                if support & masks[1]:
-                    ub |= low
-                if support & masks[2]:
-                    ur |= low
+            holes = playable & BOARD_MASK
+            platforms = playable ^ holes
+            # placement_masks(): the holes, then the platforms each colour may take;
             # the colours held, in order, each over its points: counted once
-            nw = uw.bit_count() if hand[0] else 0
-            nb = ub.bit_count() if hand[1] else 0
-            n = nw + nb + (ur.bit_count() if hand[2] else 0)
+            uw = holes | platforms & under[0] if hand[0] else 0
+            ub = holes | platforms & under[1] if hand[1] else 0
+            nw, nb = uw.bit_count(), ub.bit_count()
+            ur = holes | platforms & under[2] if hand[2] else 0
+            n = nw + nb + ur.bit_count()
             if not n:
                 why = f"{self.player_name(mover)} cannot place a ball"
                 break
@@ -328,13 +348,22 @@ tests and the chapter.
             turn, ply, last = turn + 1, ply + 1, PLACE_MOVES[c + 1][p]
             if p >= 16 and (SUPPORT_MASK[p] & masks[c]).bit_count() == TAKEN:
                 hands[1 - mover][c] += 1               # bounced: the opponent takes it
-                takeable = free_balls(masks[0] | masks[1] | masks[2])
+                takeable = occupied & ~carrying        # free_balls(): the board as it was
                 to_take = min(TAKEN, takeable.bit_count())
                 if to_take:
                     continue
                 takeable = 0
             else:
-                masks[c] |= 1 << p
+                bit = 1 << p
+                masks[c] |= bit
+                occupied |= bit
+                carrying |= SUPPORT_MASK[p]
+                playable ^= bit
+                for q in SUPPORTED[p]:                 # the platforms it completes
+                    support = SUPPORT_MASK[q]
+                    if occupied & support == support:
+                        playable |= 1 << q
+                    under[c] |= 1 << q
             mover = 1 - mover
         hands = (tuple(hands[0]), tuple(hands[1]))
         return SpackState(Position.from_masks(*masks), mover, self.compare(hands, why), last,

@@ -37,6 +37,7 @@ import math
 import random
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import IllegalMoveError, NotationError, shown
 from ..game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State, read_fields
 from ..geometry import (BOARD_MASK, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, SUPPORTED,
@@ -148,13 +149,27 @@ def proposals_allowed(position: Position, spent: int) -> dict[int, int]:
     return found
 
 
-def _random_proposal(masks, spent: int, playable: int, rnd) -> Move:
-    """One draw over :meth:`Spangle.legal_moves`' proposals (colour by colour,
-    points in order), from colour masks, the spent colours and the playable mask."""
+def _pairs_under(mine: int) -> int:
+    """The raised points with at least two balls of ``mine`` among the four they rest
+    on (whether playable or not): the platforms :func:`allowed_points` gives a colour."""
+    found = 0
+    for q in points_of(ALL_FILLED & ~BOARD_MASK):
+        if (mine & SUPPORT_MASK[q]).bit_count() >= 2:
+            found |= 1 << q
+    return found
+
+
+def _random_place(near, pairs, spent: int, playable: int, rnd) -> tuple[int, int]:
+    """One draw over :meth:`Spangle.legal_moves`' proposals, as (colour, point):
+    :func:`allowed_points` of each colour from masks the playout keeps up to date,
+    ``near[c]`` (points next to a ball of colour ``c`` on its level) and
+    ``pairs[c]`` (platforms on two or more balls of ``c``)."""
+    holes = playable & BOARD_MASK
+    upper = playable ^ holes
     found, total = [], 0
     for c in COLOURS:
         if not spent >> c & 1:
-            mask = allowed_points(masks, c, playable)
+            mask = (holes & near[c] or holes) | upper & (near[c] | pairs[c])
             found.append((c, mask))
             total += mask.bit_count()
     if not total:                                   # the deadlock rule
@@ -162,11 +177,10 @@ def _random_proposal(masks, spent: int, playable: int, rnd) -> Move:
         total = playable.bit_count() * len(found)
     k = int(rnd() * total)
     for c, mask in found:
-        if k < mask.bit_count():
-            for _ in range(k):
-                mask &= mask - 1
-            return PLACE_MOVES[c][(mask & -mask).bit_length() - 1]
-        k -= mask.bit_count()
+        n = mask.bit_count()
+        if k < n:
+            return c, nth_point(mask, k)
+        k -= n
     raise AssertionError("no proposal to draw")
 
 
@@ -510,11 +524,15 @@ description of the game and no later ruling.
         voting = proposal is not None                   # a vote already called
         occupied = state.position.occupied
         playable = playable_bits(occupied)
+        # allowed_points' parts, kept up to date as balls come (none ever leaves)
+        near = [0] + [neighbours_of(m) for m in masks[1:]]
+        pairs = [0] + [_pairs_under(m) for m in masks[1:]]
         while True:
             if proposal is None:
                 if occupied == ALL_FILLED:
                     break
-                proposal = _random_proposal(masks, spent, playable, rnd)
+                c, p = _random_place(near, pairs, spent, playable, rnd)
+                proposal = PLACE_MOVES[c][p]
                 actions += 1
                 voting = veto <= self.voters
             if voting:
@@ -527,12 +545,16 @@ description of the game and no later ruling.
                     proposal, last = None, None
                     continue
             c, p = proposal.colour, proposal.point
-            masks[c] |= 1 << p
+            mine = masks[c] = masks[c] | 1 << p
+            near[c] |= FLAT_MASK[p]
             occupied |= 1 << p
             playable &= ~(1 << p)
             for q in SUPPORTED[p]:                          # the platforms it completes
-                if occupied & SUPPORT_MASK[q] == SUPPORT_MASK[q]:
+                support = SUPPORT_MASK[q]
+                if occupied & support == support:
                     playable |= 1 << q
+                if (mine & support).bit_count() >= 2:
+                    pairs[c] |= 1 << q
             bag[c - 1] -= 1
             if not bag[c - 1]:
                 spent |= 1 << c

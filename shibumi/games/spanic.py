@@ -25,9 +25,11 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import NotationError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields
-from ..geometry import BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SYMMETRIES, points_of
+from ..geometry import (BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, SYMMETRIES,
+                        points_of)
 from ..notation import CHOOSE, PASS, PASS_MOVE, Move
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
@@ -71,6 +73,17 @@ def allowed_points(masks, colour: int, playable: int) -> int:
             allowed |= low
         upper ^= low
     return allowed
+
+
+def _pairs_under(mine: int) -> int:
+    """The raised points with at least two balls of ``mine`` among the four they rest
+    on, playable or not: the upper points :func:`allowed_points` gives that colour
+    once they are playable (the playout keeps this mask up to date)."""
+    found = 0
+    for q in _UPPER:
+        if (mine & SUPPORT_MASK[q]).bit_count() >= 2:
+            found |= 1 << q
+    return found
 
 
 def stacking_ok(position: Position) -> bool:
@@ -418,16 +431,24 @@ Source: the Shibumi Rule Book v1.1 (2012), game by Néstor Romeral Andrés,
                     occupied = masks[1] | masks[2] | masks[3]
                     masks[c] |= 1 << next(p for p in SPARE_HOLES if not occupied >> p & 1)
                 dealt += 1
+        occupied = masks[1] | masks[2] | masks[3]
+        playable = playable_bits(occupied)
+        # allowed_points of each colour is the holes and, above them, the playable
+        # points of pairs[c]: both masks kept up to date (no ball ever leaves)
+        pairs = [0] + [_pairs_under(m) for m in masks[1:]]
         while True:
             hand = hands[mover]
-            playable = playable_bits(masks[1] | masks[2] | masks[3])
-            spots = [(c, allowed_points(masks, c, playable)) if hand[c - 1] else (c, 0)
-                     for c in COLOURS]
-            counts = [s.bit_count() for _, s in spots]
-            k = int(rnd() * (sum(counts) + 1))
+            holes = playable & BOARD_MASK
+            upper = playable ^ holes
+            sw = holes | upper & pairs[1] if hand[0] else 0
+            sb = holes | upper & pairs[2] if hand[1] else 0
+            sr = holes | upper & pairs[3] if hand[2] else 0
+            nw, nb = sw.bit_count(), sb.bit_count()
+            total = nw + nb + sr.bit_count()
+            k = int(rnd() * (total + 1))
             actions += 1
             following = (mover + 1) % n
-            if k == sum(counts):
+            if k == total:
                 passes += 1
                 last = PASS_MOVE
                 if passes == n:
@@ -435,14 +456,22 @@ Source: the Shibumi Rule Book v1.1 (2012), game by Néstor Romeral Andrés,
                     break
                 mover = following
                 continue
-            for (c, s), m in zip(spots, counts):
-                if k < m:
-                    for _ in range(k):
-                        s &= s - 1
-                    p = (s & -s).bit_length() - 1
-                    break
-                k -= m
-            masks[c] |= 1 << p
+            if k < nw:
+                c, p = WHITE, nth_point(sw, k)
+            elif k < nw + nb:
+                c, p = BLACK, nth_point(sb, k - nw)
+            else:
+                c, p = RED, nth_point(sr, k - nw - nb)
+            bit = 1 << p
+            mine = masks[c] = masks[c] | bit
+            occupied |= bit
+            playable ^= bit
+            for q in SUPPORTED[p]:                     # the platforms it completes
+                support = SUPPORT_MASK[q]
+                if occupied & support == support:
+                    playable |= 1 << q
+                if (mine & support).bit_count() >= 2:
+                    pairs[c] |= 1 << q
             hand[c - 1] -= 1
             passes = 0
             last = PLACE_MOVES[c][p]

@@ -108,6 +108,20 @@ _RAISED = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in POINTS if SUPPORT_MASK[
 LINE2_BIT = {m: 1 << i for i, (m, _, k) in enumerate(_ALL) if k == LINE2}
 
 
+def _near(p: int) -> int:
+    """The other points of the placements holding ``p``: a shape laid in part can
+    only grow onto points near every ball of it (the playout's filter before
+    :func:`shapes_reach`, which then has fewer points to test)."""
+    out = 0
+    for m, _, _ in _ALL:
+        if m >> p & 1:
+            out |= m
+    return out & ~(1 << p)
+
+
+_NEAR = tuple(_near(p) for p in POINTS)
+
+
 def _byte_tables(per_point):
     """For each byte of a point mask (points 8j to 8j + 7), the union of
     ``per_point`` over the points set in it: four look-ups replace a loop."""
@@ -402,6 +416,15 @@ must open with a line of two.
         opening = n == 3 and all(h == START_HAND for h in state.hands)
         playable = playable_bits(occupied)
         unlaid = open_placements(occupied)          # the set at the start of a turn
+        # grown: the placements of the turn's kinds holding every ball laid this turn,
+        # i.e. growth()'s set before a line of two is taken out.  A placement never
+        # rests on its own points, so the balls laid block no placement holding them:
+        # the set at the turn's start, and-ed with CONTAINS of each ball laid.
+        grown = open_placements(occupied, placed) if placed else 0
+        zone = FULL                                 # the points the shape may grow onto
+        for q in points_of(placed):
+            zone &= _NEAR[q]
+        first = bool(placed)                        # grown still lacks the kinds
         while True:
             if opening:
                 kinds = 1 << LINE2 if hands[mover][LINE2] else 0
@@ -410,10 +433,15 @@ must open with a line of two.
                 if barred >= 0 and placer != mover:
                     kinds &= ~(1 << barred)
             if placed:
-                fitting, may_stop = growth(occupied, placed, KINDSET_BITS[kinds])
+                if first:
+                    grown &= KINDSET_BITS[kinds]
+                    first = False
+                stop = LINE2_BIT.get(placed, 0) & grown
+                fitting, may_stop = grown ^ stop, bool(stop)
             else:
-                fitting, may_stop = unlaid & KINDSET_BITS[kinds], False
-            points = shapes_reach(fitting, playable & ~placed)
+                fitting = grown = unlaid & KINDSET_BITS[kinds]
+                may_stop = False
+            points = shapes_reach(fitting, playable & zone)
             count = len(points)
             i = int(rnd() * (count + 1 if may_stop or not count else count))
             ply += 1
@@ -424,6 +452,8 @@ must open with a line of two.
                 colours[mover] |= bit
                 placed |= bit
                 playable ^= bit
+                grown &= CONTAINS[p]
+                zone &= _NEAR[p]
                 for above, support in _RAISED[p]:       # platforms the ball completes
                     if occupied & support == support:
                         playable |= above
@@ -431,9 +461,9 @@ must open with a line of two.
                 size = placed.bit_count()
                 if size == 1:
                     continue
-                if size == 2:
-                    fitting, may_stop = growth(occupied, placed, KINDSET_BITS[kinds])
-                    if not (may_stop and not fitting):
+                if size == 2:                           # growth(): may it stop, and only stop?
+                    stop = LINE2_BIT.get(placed, 0) & grown
+                    if not stop or grown != stop:
                         continue
                     kind = LINE2
                 else:
@@ -447,7 +477,7 @@ must open with a line of two.
                 if not hand[kind]:
                     held[mover] &= ~(1 << kind)
                 barred, placer, opening = kind, mover, False
-            placed = 0
+            placed, zone = 0, FULL
             mover = (mover + 1) % n
             if mover == placer:
                 barred, placer = -1, -1
