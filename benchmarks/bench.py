@@ -88,7 +88,11 @@ def main() -> None:
     parser.add_argument("--only", default="",
                         help="comma-separated game names: their rows only, nothing else")
     args = parser.parse_args()
-    only = {name.strip().lower() for name in args.only.split(",") if name.strip()}
+    try:                         # names or aliases, each a registered game
+        only = {shibumi.load(name).info.name.lower()
+                for name in args.only.split(",") if name.strip()}
+    except shibumi.UnknownGameError as err:
+        parser.error(str(err))
     results = {"games": game_table(args.game_seconds, only=only)}
     if only:
         print_table(results["games"]) if not args.json else print(json.dumps(results))
