@@ -316,6 +316,10 @@ def test_golden_perft_from_the_checkered_cake():
 GOLDEN = [13, 77, 376]
 
 
+def test_fast_playouts_agree_with_the_rules_in_recipe_one():
+    check_playouts("special cake", games=150)
+
+
 def test_conformance():
     check_random_games("special cake", seeds=range(6))
     check_random_games("special cake", seeds=range(6), variant=2)
@@ -329,6 +333,32 @@ def test_conformance():
 def test_fast_playouts_agree_with_the_rules_in_every_recipe(variant):
     # The conformance suite checks recipe 1 only.
     check_playouts("special cake", games=100, variant=variant)
+
+
+@pytest.mark.parametrize("game", [GAME, SWEETS, CHERRY])
+def test_the_playouts_take_rule_agrees_with_extensions(game):
+    # The playout grows a take with _grows (balls followed by where they stand);
+    # legal_moves with extensions (free balls scanned, ids by point). Compare
+    # them at every point of random turns, and the (point, ball) pairs with ids.
+    from shibumi.games.special_cake import _grows, extensions
+    compared = 0
+    for seed in range(30):
+        match = game.new_match(seed=seed)
+        walk = random.Random(seed)
+        while not match.is_over():
+            st = match.state
+            if st.eating and st.taken:
+                occupied, ids, taken, lines = game._turn(st)
+                spot = list(range(30))
+                for q, ball in enumerate(ids):
+                    if ball >= 0:
+                        spot[ball] = q
+                found = _grows(occupied, spot, ids, taken, lines)
+                assert [q for q, _ in found] == extensions(occupied, ids, taken, lines)
+                assert all(ids[q] == ball for q, ball in found)
+                compared += 1
+            match.push(walk.choice(match.legal_moves()))
+    assert compared > 50
 
 
 @pytest.mark.parametrize("game", [GAME, SWEETS, CHERRY])

@@ -223,8 +223,24 @@ def test_conformance():
         check_symmetries(GAME, random_walk(GAME, seed, 6), indices=[0, 2])
 
 
+def test_the_memos_agree_with_working_it_out():
+    # openings and _held_up remember their answers; each must equal a fresh count
+    # on the positions of random games (the memo is filled on the first ask).
+    from shibumi.games import spectacular_tumble as tumble
+    from shibumi.position import RED, WHITE
+    for seed in range(40):
+        st = random_walk(GAME, seed, seed % 14 + 1)
+        pos = st.position
+        masks = [0, pos.white, pos.black, pos.red]
+        for colour in (RED, WHITE):
+            assert tumble.openings(masks, colour) == tumble._openings(masks, colour)
+            assert tumble.openings(masks, colour) == tumble._openings(masks, colour)
+        upper = pos.occupied & tumble._UPPER_MASK
+        assert tumble._held_up(pos.occupied) == tumble._count_held(upper)
+
+
 def test_fast_playouts_play_the_rules_games():
-    check_playouts("spectacular tumble", games=200)
+    check_playouts("spectacular tumble", games=300)
     # The rare forced passes: from a stuck Red, with and without a pass before.
     for text in (f"{STUCK} 1", f"{STUCK} 1 stuck", f"{BOARD} 1", f"{BOARD} 2 first=W"):
         st = GAME.parse_state(text)

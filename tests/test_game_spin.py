@@ -42,6 +42,27 @@ def test_conformance():
     check_playouts("spin", games=200, level=4)
 
 
+@pytest.mark.parametrize("params", [{"level": 1}, {"level": 2}, {"level": 3},
+                                    {"hand": "W6 B6 R4"}])
+def test_fast_playouts_agree_with_the_rules_for_every_hand(params):
+    check_playouts("spin", games=150, **params)
+
+
+def test_board_tables_agree_with_the_point_by_point_packing():
+    # The playout packs and unpacks boards by byte tables; compare them with
+    # board_of and position_of, which go hole by hole.
+    from shibumi.games.spin import _board_of_masks, _masks_of_board, board_of, position_of
+    rng = random.Random(6)
+    for _ in range(500):
+        colours = [rng.randrange(4) for _ in range(16)]
+        masks = [sum(1 << p for p, c in enumerate(colours) if c == k) for k in (1, 2, 3)]
+        pos = Position.from_masks(*masks)
+        board = board_of(pos)
+        assert _board_of_masks(*masks) == board
+        assert _masks_of_board(board) == tuple(masks)
+        assert position_of(board) == pos
+
+
 # -- hands and levels ---------------------------------------------------------------
 
 def test_the_four_levels_and_custom_hands():

@@ -38,7 +38,7 @@ def play(moves, game=GAME, start=None):
 def test_conformance():
     check_random_games("spinca", seeds=range(10))
     check_random_games("spinca", seeds=range(5), players=3)
-    check_playouts("spinca", games=20)
+    check_playouts("spinca", games=100)
     for seed in range(8):
         for game in (GAME, GAME3):
             check_symmetries(game, random_walk(game, seed, 3 * seed + 1))
@@ -384,6 +384,16 @@ def test_symmetries_carry_the_locks():
 
 def test_fast_playouts_agree_with_the_rules_for_three_players():
     check_playouts("spinca", games=100, players=3)
+
+
+def test_memoised_face_scores_agree_with_counting_the_groups():
+    # face_scores remembers each face's smallest group by mask; count afresh.
+    rng = random.Random(14)
+    for _ in range(400):
+        mask = rng.getrandbits(29)
+        for kept in KEPT:
+            assert face_scores(mask, kept) == tuple(
+                smallest_group(mask & face & kept).bit_count() for face in FACES)
 
 
 def test_steps_on_masks_agree_with_lifting_the_ball():

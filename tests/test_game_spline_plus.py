@@ -380,6 +380,55 @@ def test_fast_playouts_handle_the_cap_like_the_generic_loop():
     assert abs(sum(s.ply for s in fast) - sum(s.ply for s in slow)) / 300 < 2
 
 
-@pytest.mark.parametrize("rule", ["ko", "none"])
+@pytest.mark.parametrize("rule", ["superko", "ko", "none"])
 def test_fast_playouts_play_the_rules_games_under_every_cycle_rule(rule):
-    check_playouts("spline+", games=100, cycle=rule)
+    check_playouts("spline+", games=150, cycle=rule)
+
+
+def test_the_playouts_playable_points_agree_with_recounting_them():
+    # The playout follows the playable points: a lift leaves only the top of the
+    # column empty (and the points resting on it unsupported), and _put fills a
+    # point and opens the points whose platform it completes. Compare both with
+    # playable_mask on the positions of random games.
+    from shibumi.games.spline_plus import _put
+    from shibumi.geometry import SUPPORTED_MASK
+    from shibumi.position import playable_mask
+    g = game(cycle="none")
+    checked = 0
+    for seed in range(30):
+        rng = random.Random(seed)
+        state = g.initial_state()
+        while state.result is None:
+            pos = state.position
+            playable = playable_mask(pos.occupied)
+            for p in range(30):
+                if playable >> p & 1:
+                    assert _put(playable, pos.occupied | 1 << p, p) == \
+                        playable_mask(pos.occupied | 1 << p)
+                elif pos.occupied >> p & 1 and not pos.is_pinned(p):
+                    after, _ = pos.remove(p)
+                    top = pos.occupied ^ after.occupied
+                    assert (playable | top) & ~SUPPORTED_MASK[top.bit_length() - 1] == \
+                        playable_mask(after.occupied)
+                    checked += 1
+            state = g.apply(state, rng.choice(g.legal_moves(state)))
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("rule", ["superko", "ko"])
+def test_fast_playouts_count_barred_moves_like_the_rules(rule):
+    # The playout counts the moves in bulk and strikes the barred repeats from
+    # the free balls' targets by mask; start it from every state of random games
+    # that has a history, where the cycle rule bars moves, against the generic loop.
+    g = game(cycle=rule)
+    compared = 0
+    for seed in range(25):
+        rng = random.Random(seed)
+        state = g.initial_state()
+        while state.result is None:
+            if state.seen:
+                fast = g.random_playout(state, random.Random(seed))
+                assert fast == Game.random_playout(g, state, random.Random(seed))
+                compared += 1
+            state = g.apply(state, rng.choice(g.legal_moves(state)))
+    assert compared > 300

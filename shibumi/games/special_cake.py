@@ -32,6 +32,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import nth_point
 from ..errors import NotationError, UnknownGameError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import (APEX, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, SUPPORTED_MASK,
@@ -206,6 +207,77 @@ def extensions(occupied: int, ids: list[int], taken: int, lines: tuple[int, ...]
         if first_only:
             break
     return found
+
+
+# The playout follows the balls of a take by two lists instead of :func:`take`'s
+# ids: ``ids[q]``, the start point of the ball now at q, and ``spot[b]``, where
+# the ball first at b now stands.  Both start as the identity and are copied
+# only when a column drops; entries of empty points and taken balls go stale
+# and are never read (a point left empty stays empty for the rest of the turn).
+
+def _drop(q: int, occupied: int, spot, ids):
+    """(occupied, spot, ids) once the ball at q is taken and its column drops."""
+    above = occupied & SUPPORTED_MASK[q]
+    if not above:                                         # nothing drops
+        return occupied & ~(1 << q), spot, ids
+    spot, ids = list(spot), list(ids)
+    gap = q
+    while above:
+        r = above.bit_length() - 1
+        b = ids[r]
+        ids[gap] = b
+        spot[b] = gap
+        gap = r
+        above = occupied & SUPPORTED_MASK[r]
+    return occupied & ~(1 << gap), spot, ids
+
+
+def _grows(occupied: int, spot, ids, taken: int, lines: tuple[int, ...]) -> list:
+    """:func:`extensions` for the playout, as (point, ball) pairs by point: only
+    the room balls (of a line holding the take) are looked at, where ``spot``
+    says they stand, rather than every free ball."""
+    room = 0
+    for line in lines:
+        if line & taken == taken:
+            room |= line
+    room &= ~taken
+    found = []
+    while room:
+        low = room & -room
+        room ^= low
+        b = low.bit_length() - 1
+        q = spot[b]
+        above = occupied & SUPPORTED_MASK[q]
+        if above & (above - 1):                           # pinned
+            continue
+        grown = taken | low
+        if grown not in lines and not _can_grow(*_drop(q, occupied, spot, ids),
+                                                grown, lines):
+            continue
+        found.append((q, b))
+    found.sort()
+    return found
+
+
+def _can_grow(occupied: int, spot, ids, taken: int, lines: tuple[int, ...]) -> bool:
+    """Whether :func:`_grows` finds anything: the take can still become a line
+    (the first_only check of :func:`extensions`; any order will do)."""
+    room = 0
+    for line in lines:
+        if line & taken == taken:
+            room |= line
+    room &= ~taken
+    while room:
+        low = room & -room
+        room ^= low
+        q = spot[low.bit_length() - 1]
+        above = occupied & SUPPORTED_MASK[q]
+        if above & (above - 1):
+            continue
+        grown = taken | low
+        if grown in lines or _can_grow(*_drop(q, occupied, spot, ids), grown, lines):
+            return True
+    return False
 
 
 @dataclass(frozen=True)
@@ -405,26 +477,29 @@ itself when nothing more can be taken.
         :func:`take`), no state built until the end."""
         if state.result is not None:
             return state
-        if not state.eating:
-            state = self._bake_out(state, rng)
         rnd = rng.random
         mixed, cherry = self.mixed, self.variant == CHERRY
-        pos = state.position
-        masks = [pos.white, pos.black, pos.red]
-        occupied, mover, ply = pos.occupied, state.to_move, state.ply
+        if not state.eating:
+            masks, mover, ply = self._bake_out(state, rng)[:3]
+            occupied = FULL
+        else:
+            pos = state.position
+            masks = [pos.white, pos.black, pos.red]
+            occupied, mover, ply = pos.occupied, state.to_move, state.ply
         if state.taken:                                   # a take under way
             occupied, ids, taken, lines = self._turn(state)
-            moves = extensions(occupied, ids, taken, lines)
+            spot = list(_IDENTITY)                        # ids turned round
+            for q, ball in enumerate(ids):
+                if ball >= 0:
+                    spot[ball] = q
+            moves = _grows(occupied, spot, ids, taken, lines)
         else:
             taken = 0
         while True:
             if not taken:                                 # a turn begins: any free ball
                 free = occupied & ~pinned(occupied)
-                i = int(rnd() * free.bit_count())
-                for _ in range(i):
-                    free &= free - 1
-                p = (free & -free).bit_length() - 1
-                ids = _IDENTITY
+                p = ball = nth_point(free, int(rnd() * free.bit_count()))
+                spot = ids = _IDENTITY
                 lines = turn_lines(p, masks, mixed)
             else:
                 count = len(moves)
@@ -433,53 +508,73 @@ itself when nothing more can be taken.
                 if i == count:                            # pass: the take is whole
                     taken, mover, ply = 0, 1 - mover, ply + 1
                     continue
-                p = moves[i]
+                p, ball = moves[i]
             ply += 1
-            ball = ids[p]
-            colour, top = take_colours(p, masks, occupied)
-            if lines:
-                occupied, ids = take(p, occupied, ids)
-            else:                                         # a single ball, nothing to follow
-                occupied &= ~(1 << top)
+            # Take the ball at p, as take_colours and _drop do, in one pass up its column.
+            bit = 1 << p
+            colour = 0 if masks[0] & bit else 1 if masks[1] & bit else 2
+            masks[colour] ^= bit
+            above = occupied & SUPPORTED_MASK[p]
+            if above and lines:
+                spot, ids = list(spot), list(ids)
+            gap = p
+            while above:
+                r = above.bit_length() - 1
+                high = 1 << r
+                masks[0 if masks[0] & high else 1 if masks[1] & high else 2] ^= high | 1 << gap
+                if lines:
+                    b = ids[r]
+                    ids[gap] = b
+                    spot[b] = gap
+                gap = r
+                above = occupied & SUPPORTED_MASK[r]
+            occupied &= ~(1 << gap)
             if (cherry and colour == 2) or not occupied:
                 break
+            if not lines:                                 # a single ball: the turn ends
+                mover = 1 - mover
+                continue
             taken |= 1 << ball
-            moves = extensions(occupied, ids, taken, lines) if lines else None
+            moves = _grows(occupied, spot, ids, taken, lines)
             if not moves:                                 # nothing more: the turn ends
                 taken, mover = 0, 1 - mover
         colour = (WHITE, BLACK, RED)[colour]
         return CakeState(Position.from_masks(*masks), 1 - mover, self._loss(mover, colour),
                          REMOVE_MOVES[p], ply, True)
 
-    def _bake_out(self, state, rng) -> CakeState:
-        """The rest of the baking, by the reference draws: the complete cake."""
+    def _bake_out(self, state, rng):
+        """The rest of the baking, by the reference draws: the complete cake, as
+        (colour masks, player to move, ply, last action)."""
         rnd = rng.random
         pos = state.position
         masks = [pos.white, pos.black, pos.red]
         occupied, mover, ply, last = pos.occupied, state.to_move, state.ply, state.last
         playable = playable_mask(occupied)
+        sweets = self.variant == SWEETS
+        crown = FULL & ~(1 << APEX) if self.variant == CHERRY else -1
+        p = -1
         while occupied != FULL:
-            if self.variant == SWEETS:                    # a draw, stacked on the first point
+            if sweets:                                    # a draw, stacked on the first point
                 c = self._draw(masks, rnd())
                 low = playable & -playable
+                p = low.bit_length() - 1
                 last, mover = DRAWS[(WHITE, BLACK, RED)[c]], 0
             else:
-                low = playable
-                for _ in range(int(rnd() * playable.bit_count())):
-                    low &= low - 1
-                low &= -low
-                c, ply = mover, ply + 1
-                last, mover = PLACE_MOVES[PLAYER_COLOURS[mover]][low.bit_length() - 1], 1 - mover
+                p = nth_point(playable, int(rnd() * playable.bit_count()))
+                low = 1 << p
+                c, mover, ply = mover, 1 - mover, ply + 1
             masks[c] |= low
             occupied |= low
             playable ^= low
-            for above, support in _RAISED[low.bit_length() - 1]:
+            for above, support in _RAISED[p]:
                 if occupied & support == support:         # a platform completed
                     playable |= above
-            if self.variant == CHERRY and occupied == FULL & ~(1 << APEX):
+            if occupied == crown:                         # the cherry goes on the apex
                 masks[2] |= 1 << APEX
                 occupied = FULL
-        return CakeState(Position.from_masks(*masks), mover, None, last, ply, True)
+        if not sweets and p >= 0:                         # the last placement
+            last = PLACE_MOVES[PLAYER_COLOURS[1 - mover]][p]
+        return masks, mover, ply, last
 
     @staticmethod
     def _draw(masks, r: float) -> int:

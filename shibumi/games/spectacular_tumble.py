@@ -53,9 +53,22 @@ NEAR: tuple[int, ...] = tuple(
 
 def _held_up(occupied: int) -> tuple[int, int, int]:
     """The balls with at least one, two and three balls resting on them: each
-    ball above the board adds one to its four supports."""
+    ball above the board adds one to its four supports.  Only the balls above
+    the board count, so the answer is remembered by them (14 bits: at most
+    16,384 entries, far fewer met)."""
+    upper = occupied & _UPPER_MASK
+    held = _HELD.get(upper)
+    if held is None:
+        held = _HELD[upper] = _count_held(upper)
+    return held
+
+
+_HELD: dict[int, tuple[int, int, int]] = {}
+
+
+def _count_held(left: int) -> tuple[int, int, int]:
+    """:func:`_held_up`, counted ball by ball (``left``: the balls above the board)."""
     once = twice = thrice = 0
-    left = occupied & _UPPER_MASK
     while left:
         low = left & -left
         left ^= low
@@ -101,7 +114,26 @@ def take(masks: list[int], occupied: int, p: int) -> int:
 
 def openings(masks: list[int], colour: int) -> int:
     """The balls that may open a turn for the player of ``colour``: a ball of
-    their own, or another that lets a ball of their own be taken after it."""
+    their own, or another that lets a ball of their own be taken after it.
+
+    Remembered by (balls, black balls, own balls): playouts from the one start
+    meet the same few thousand positions again and again.  The memo is
+    cleared past 200,000 entries (bounded memory)."""
+    mine = masks[colour]
+    key = (masks[1] | masks[2] | masks[3]) << 60 | masks[BLACK] << 30 | mine
+    found = _OPENINGS.get(key)
+    if found is None:
+        if len(_OPENINGS) > 200_000:
+            _OPENINGS.clear()
+        found = _OPENINGS[key] = _openings(masks, colour)
+    return found
+
+
+_OPENINGS: dict[int, int] = {}
+
+
+def _openings(masks: list[int], colour: int) -> int:
+    """:func:`openings`, worked out."""
     occupied = masks[1] | masks[2] | masks[3]
     once, twice, thrice = _held_up(occupied)
     upper = occupied & _UPPER_MASK

@@ -79,20 +79,25 @@ def _masks(position: Position) -> tuple[int, int, int]:
 def lifted(masks: tuple[int, int, int], source: int) -> tuple[int, int, int]:
     """The colour masks once the (unpinned) ball at ``source`` is lifted: the column
     resting on it drops one point, each ball into the gap below it."""
-    masks = list(masks)
-    occupied = masks[0] | masks[1] | masks[2]
-    gap = source
-    for c in range(3):
-        masks[c] &= ~(1 << gap)
-    above = occupied & SUPPORTED_MASK[gap]
+    white, black, red = masks
+    occupied = white | black | red
+    gap = 1 << source
+    white &= ~gap
+    black &= ~gap
+    red &= ~gap
+    above = occupied & SUPPORTED_MASK[source]
     while above:
         top = above.bit_length() - 1
-        for c in range(3):
-            if masks[c] >> top & 1:
-                masks[c] = masks[c] & ~(1 << top) | (1 << gap)
-        gap = top
-        above = occupied & SUPPORTED_MASK[gap]
-    return masks[0], masks[1], masks[2]
+        high = 1 << top
+        if white & high:
+            white ^= high | gap
+        elif black & high:
+            black ^= high | gap
+        else:
+            red ^= high | gap
+        gap = high
+        above = occupied & SUPPORTED_MASK[top]
+    return white, black, red
 
 
 def _unchanged(after: tuple, target: tuple | None, player: int) -> int:
@@ -114,35 +119,54 @@ def move_rooms(masks: tuple[int, int, int], player: int,
     lifted)``: unpinned balls, targets 1-4 steps away and playable once the ball
     is lifted, minus a target that changes nothing and (ko) one that rebuilds the
     masks ``barred``.  Sources ascending; the moves are the targets ascending."""
-    return _rooms(masks, player, barred)[0]
+    return [(source, room, _lift_free(masks, player, source) if after is None else after)
+            for source, room, after in _rooms(masks, player, barred)[0]]
+
+
+def _lift_free(masks: tuple[int, int, int], player: int, source: int) -> tuple[int, int, int]:
+    """The masks once ``player``'s ball at ``source``, with nothing on it, is lifted."""
+    low = 1 << source
+    return (masks[0] ^ low, masks[1], masks[2]) if player == 0 \
+        else (masks[0], masks[1] ^ low, masks[2])
 
 
 def _rooms(masks: tuple[int, int, int], player: int,
            barred: tuple | None) -> tuple[list[tuple[int, int, tuple]], int]:
-    """:func:`move_rooms` and the number of moves they hold."""
+    """:func:`move_rooms` and the number of moves they hold, with None for the
+    masks after lifting a ball that has nothing on it (see :func:`_lift_free`):
+    most balls are such, and the playout needs the masks of one move only."""
     own = masks[player]
     occupied = masks[0] | masks[1] | masks[2]
     # With nothing resting on the ball, only its own point changes when it is lifted
     # (and it is no target): ko can bar a target only if the rest is as in ``barred``.
     ko = barred is not None and barred[1 - player] == masks[1 - player] \
         and barred[2] == masks[2]
+    goal = barred[player] if ko else 0
+    # Lifting a ball with nothing on it frees its point (no target: REACH leaves it
+    # out) and unsupports the points above it; the rest stays playable or not.
+    playable = playable_bits(occupied)
     out, total = [], 0
     while own:
         low = own & -own
         own ^= low
         source = low.bit_length() - 1
-        above = occupied & SUPPORTED_MASK[source]
+        sup = SUPPORTED_MASK[source]
+        above = occupied & sup
         if not above:
-            after = (masks[0] ^ low, masks[1], masks[2]) if player == 0 \
-                else (masks[0], masks[1] ^ low, masks[2])
-            room = playable_bits(occupied ^ low) & REACH[source]
-            if ko:
-                room &= ~_unchanged(after, barred, player)
+            room = playable & ~sup & REACH[source]
+            if ko:                          # _unchanged(after, barred, player)
+                mine = masks[player] ^ low
+                extra = goal & ~mine
+                if not extra & (extra - 1) and mine | extra == goal:
+                    room &= ~extra
+            after = None
         elif above & (above - 1):
             continue                                        # pinned
         else:                                               # the column on it drops
             after = lifted(masks, source)
-            room = playable_bits(after[0] | after[1] | after[2]) & REACH[source]
+            # Only the top of the column is left empty, and the points on it unsupported.
+            top = occupied & ~(after[0] | after[1] | after[2])
+            room = (playable | top) & ~SUPPORTED_MASK[top.bit_length() - 1] & REACH[source]
             room &= ~(_unchanged(after, masks, player) | _unchanged(after, barred, player))
         if room:
             out.append((source, room, after))
@@ -165,9 +189,9 @@ def move_options(masks: tuple[int, int, int], player: int) -> list[tuple[int, in
 
 def landed(after: tuple, player: int, target: int) -> tuple[int, int, int]:
     """The masks once ``player``'s lifted ball (masks ``after``) lands on ``target``."""
-    new = list(after)
-    new[player] |= 1 << target
-    return new[0], new[1], new[2]
+    bit = 1 << target
+    return (after[0] | bit, after[1], after[2]) if player == 0 \
+        else (after[0], after[1] | bit, after[2])
 
 
 
@@ -176,13 +200,16 @@ def touching_flag(masks: tuple[int, int, int], player: int) -> int:
     return masks[PLAYER_COLOURS[player] - 1] & FLAG_CONTACTS[1 - player]
 
 
-def _winning_move(rooms: list, player: int, rnd):
+def _winning_move(masks: tuple[int, int, int], rooms: list, player: int, rnd):
     """A move putting a second ball of ``player`` against the enemy flag, drawn
     uniformly (one ``rnd()``) among all such in move order, as (masks after,
-    move); None when there is none (no draw is made then)."""
+    move); None when there is none (no draw is made then).  ``rooms`` as
+    :func:`_rooms` gives them, from ``masks``."""
     contacts = FLAG_CONTACTS[1 - player]
     wins = []
     for source, room, after in rooms:
+        if after is None:
+            after = _lift_free(masks, player, source)
         near = (after[player] & contacts).bit_count()
         hits = room if near >= 2 else room & contacts if near == 1 else 0
         if hits:
@@ -373,8 +400,8 @@ Rose (2011). Its figures (the start, and two movement examples) are lost.
             return []
         barred = None if state.previous is None else _masks(state.previous)
         moves = [_MOVES[source][target]
-                 for source, room, _ in move_rooms(_masks(state.position), state.to_move,
-                                                   barred)
+                 for source, room, _ in _rooms(_masks(state.position), state.to_move,
+                                               barred)[0]
                  for target in points_of(room)]
         return self.placements(state) + moves + [PASS_MOVE]
 
@@ -470,7 +497,7 @@ Rose (2011). Its figures (the start, and two movement examples) are lost.
             rooms, moving = _rooms(masks, mover, previous)
             before = masks
             if greedy:
-                move = _winning_move(rooms, mover, rnd)
+                move = _winning_move(masks, rooms, mover, rnd)
                 if move is not None:
                     masks, last, passes = move[0], move[1], 0
                     ply += 1
@@ -497,6 +524,8 @@ Rose (2011). Its figures (the start, and two movement examples) are lost.
                         target = nth_point(room, k)
                         break
                     k -= c
+                if after is None:
+                    after = _lift_free(masks, mover, source)
                 masks = landed(after, mover, target)
                 last, passes = _MOVES[source][target], 0
             ply += 1

@@ -176,6 +176,50 @@ def position_of(board: int) -> Position:
     return Position.from_masks(masks[WHITE], masks[BLACK], masks[RED])
 
 
+def _spread(mask: int) -> int:
+    """A mask of holes as a board with white (01) in each of them."""
+    out = 0
+    for p in range(HOLES):
+        if mask >> p & 1:
+            out |= 1 << 2 * p
+    return out
+
+
+#: _SPREAD[byte]: eight holes of a mask spread to two bits each (as white balls).
+_SPREAD = tuple(_spread(m) for m in range(256))
+#: _SPLIT[byte]: the (white, black, red) masks of the four holes a board byte holds.
+_SPLIT = tuple(tuple(sum(1 << k for k in range(4) if v >> 2 * k & 3 == c) for c in COLOURS)
+               for v in range(256))
+
+
+def _board_of_masks(white: int, black: int, red: int) -> int:
+    """:func:`board_of` from a board-only position's colour masks, by table."""
+    w = _SPREAD[white & 255] | _SPREAD[white >> 8 & 255] << 16
+    b = _SPREAD[black & 255] | _SPREAD[black >> 8 & 255] << 16
+    r = _SPREAD[red & 255] | _SPREAD[red >> 8 & 255] << 16
+    return w | b << 1 | r * 3
+
+
+def _masks_of_board(board: int) -> tuple[int, int, int]:
+    """The (white, black, red) masks of a board: :func:`position_of`'s, by table."""
+    w0, b0, r0 = _SPLIT[board & 255]
+    w1, b1, r1 = _SPLIT[board >> 8 & 255]
+    w2, b2, r2 = _SPLIT[board >> 16 & 255]
+    w3, b3, r3 = _SPLIT[board >> 24 & 255]
+    return (w0 | w1 << 4 | w2 << 8 | w3 << 12, b0 | b1 << 4 | b2 << 8 | b3 << 12,
+            r0 | r1 << 4 | r2 << 8 | r3 << 12)
+
+
+def _final_outcome(masks) -> SpinOutcome:
+    """What :meth:`Spin.settle` says of a board with the whole hand down."""
+    counts = [(m.bit_count(), c) for m, c in zip(masks, COLOURS) if m]
+    if len(counts) == 1:
+        n, c = counts[0]
+        return SpinOutcome((0,), f"solved: all {n} balls are {COLOUR_NAMES[c]}")
+    left = ", ".join(f"{n} {COLOUR_NAMES[c]}" for n, c in counts)
+    return SpinOutcome((), f"not solved: the board ends with {left}")
+
+
 def _counts(board: int) -> list[int]:
     counts = [0, 0, 0, 0]
     while board:
@@ -534,20 +578,17 @@ colour it turns into (`Rc3`, or just `c3`).
         if state.result is not None or state.pending >= 0 or any(state.stock):
             return state
         pos = state.position
-        counts = [(pos.count(c), c) for c in COLOURS if pos.count(c)]
-        if len(counts) == 1:
-            n, c = counts[0]
-            outcome = SpinOutcome((0,), f"solved: all {n} balls are {COLOUR_NAMES[c]}")
-        else:
-            left = ", ".join(f"{n} {COLOUR_NAMES[c]}" for n, c in counts)
-            outcome = SpinOutcome((), f"not solved: the board ends with {left}")
+        outcome = _final_outcome((pos.white, pos.black, pos.red))
         return dataclasses.replace(state, result=outcome)
 
     def random_playout(self, state, rng: random.Random):
-        """The generic loop's games (uniform actions), on plain ints."""
+        """The generic loop's games (uniform actions), on plain ints; the empty
+        holes and the colours in hand are kept as lists, and the final state is
+        built at once (what :meth:`settle` would make of it)."""
         if state.result is not None:
             return state
-        board, stock = board_of(state.position), list(state.stock)
+        pos = state.position
+        board, stock = _board_of_masks(pos.white, pos.black, pos.red), list(state.stock)
         last, rnd = state.last, rng.random
         if state.pending >= 0:
             p = state.pending
@@ -557,12 +598,16 @@ colour it turns into (`Rc3`, or just `c3`).
             t = third(c, board >> 2 * q & 3)
             board = board & ~(3 << 2 * p | 3 << 2 * q) | t << 2 * p | t << 2 * q
             last = PLACE_MOVES[t][q]
-        while any(stock):
-            empty = [p for p in range(HOLES) if not board >> 2 * p & 3]
-            colours = [c for c in COLOURS if stock[c - 1]]
-            k = int(rnd() * len(colours) * len(empty))
-            c, p = colours[k // len(empty)], empty[k % len(empty)]
+        empty = [p for p in range(HOLES) if not board >> 2 * p & 3]
+        colours = [c for c in COLOURS if stock[c - 1]]
+        while colours:
+            n = len(empty)
+            k = int(rnd() * len(colours) * n)
+            c = colours[k // n]
+            p = empty.pop(k % n)
             stock[c - 1] -= 1
+            if not stock[c - 1]:
+                colours.remove(c)
             partners = [q for q in NEIGHBOURS[p] if board >> 2 * q & 3 not in (0, c)]
             board |= c << 2 * p
             last = PLACE_MOVES[c][p]
@@ -572,7 +617,10 @@ colour it turns into (`Rc3`, or just `c3`).
                 board = board & ~(3 << 2 * p | 3 << 2 * q) | t << 2 * p | t << 2 * q
                 if len(partners) > 1:
                     last = PLACE_MOVES[t][q]
-        return self.settle(SpinState(position_of(board), 0, None, last, (0, 0, 0), -1))
+        masks = _masks_of_board(board)
+        position = Position.__new__(Position)
+        position._set(*masks)
+        return SpinState(position, 0, _final_outcome(masks), last, (0, 0, 0), -1)
 
     # -- symmetry and text ---------------------------------------------------------
     def transform_state(self, state, perm):

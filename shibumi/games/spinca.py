@@ -26,7 +26,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
-from ..bits import flood
+from ..bits import flood, nth_point
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, State, write_fields
 from ..geometry import (APEX, COORDS, DIAGONAL_NEIGHBOURS, FLAT_NEIGHBOURS, LEVEL_MASK,
@@ -129,13 +129,6 @@ def step_sources(occupied: int, locked: int, playable: int) -> list[tuple[int, i
     return found
 
 
-def nth_point(mask: int, i: int) -> int:
-    """The i-th point (from 0, in order) of a mask."""
-    for _ in range(i):
-        mask &= mask - 1
-    return (mask & -mask).bit_length() - 1
-
-
 def after_step(masks: list[int], occupied: int, source: int, target: int):
     """Step the ball at source to target, in place on the colour masks
     (white, black, red); returns (occupied, fresh: the balls moved or dropped)."""
@@ -219,7 +212,20 @@ def face_scores(colour_mask: int, kept: int = KEPT[0]) -> tuple[int, ...]:
     >>> face_scores(pos.white), face_scores(pos.black)
     ((0, 4, 3, 3), (4, 0, 1, 1))
     """
-    return tuple(smallest_group(colour_mask & face & kept).bit_count() for face in FACES)
+    size = _SMALLEST.get
+    scores = []
+    for face in FACES:
+        mine = colour_mask & face & kept
+        n = size(mine)
+        if n is None:
+            n = _SMALLEST[mine] = smallest_group(mine).bit_count()
+        scores.append(n)
+    return tuple(scores)
+
+
+#: smallest_group(mask).bit_count() for the masks within one face met so far: a face
+#: has nine points, so at most 4 x 512 entries, and every game ends with a count.
+_SMALLEST: dict[int, int] = {}
 
 
 @dataclass(frozen=True)
@@ -387,19 +393,39 @@ its four faces scored) are lost.
         occupied, mover, ply, last = pos.occupied, state.to_move, state.ply, state.last
         locked, fresh, stepped = state.locked, state.fresh, state.stepped
         playable = playable_mask(occupied)
+        n0, n1, n2, n3 = _NEAR
         while True:
             places = playable & ~APEX_BIT
             count = places.bit_count()
             if stepped:
                 i = int(rnd() * count)
             else:
-                sources = step_sources(occupied, locked, playable)
-                counts = [targets.bit_count() for _, targets in sources]
-                steps = sum(counts)
+                # step_sources inlined, with the steps counted on the way
+                near = n0[playable & 255] | n1[playable >> 8 & 255] \
+                    | n2[playable >> 16 & 255] | n3[playable >> 24]
+                free = occupied & ~locked & near
+                sources = []
+                steps = 0
+                while free:
+                    low = free & -free
+                    free ^= low
+                    source = low.bit_length() - 1
+                    above = occupied & SUPPORTED_MASK[source]
+                    if above:
+                        if above & (above - 1):
+                            continue                        # pinned
+                        if locked & CONE[source] and any(
+                                locked >> q & 1 for q in column(source, occupied)[1:]):
+                            continue                        # a locked ball would fall
+                    targets = STEPS[source] & playable
+                    k = targets.bit_count()
+                    if k:
+                        steps += k
+                        sources.append((source, targets, k))
                 i = int(rnd() * (steps + count)) - steps
                 if i < 0:                                   # a step
                     i += steps
-                    for (source, targets), k in zip(sources, counts):
+                    for source, targets, k in sources:
                         if i < k:
                             break
                         i -= k

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from ..bits import lift_ball, nth_point, playable_cached, position_of
 from ..errors import NotationError, UnknownGameError, is_number, shown
 from ..game import Game, GameInfo, Outcome, State, replace
-from ..geometry import LINE_MASKS, LINES_THROUGH, NUM_POINTS, SUPPORTED_MASK, points_of
+from ..geometry import (LEVEL_MASK, LINE_MASKS, LINES_THROUGH, NUM_POINTS, SUPPORT_MASK,
+                        SUPPORTED_MASK, points_of)
 from ..mechanics import KO, NONE, SUPERKO
 from ..notation import PLACE, Move
 from ..position import BLACK, WHITE, Position
@@ -136,6 +137,23 @@ def _line_through(mask: int, points: int) -> bool:
             if mask & line == line:
                 return True
     return False
+
+
+#: The points above the board: only balls there rest on others.
+_UPPER = ((1 << NUM_POINTS) - 1) & ~LEVEL_MASK[0]
+#: For each point, (bit, platform) of each point resting on it: its bit and its four supports.
+_RESTING = tuple(tuple((1 << q, SUPPORT_MASK[q]) for q in range(NUM_POINTS)
+                       if SUPPORT_MASK[q] >> p & 1) for p in range(NUM_POINTS))
+
+
+def _put(playable: int, occupied: int, p: int) -> int:
+    """The playable points once a ball is put on the playable point p (``occupied``
+    includes it): p is filled, and a platform it completes opens the point above."""
+    playable &= ~(1 << p)
+    for above, platform in _RESTING[p]:
+        if occupied & platform == platform:
+            playable |= above
+    return playable
 
 
 @dataclass(frozen=True)
@@ -344,19 +362,73 @@ loses.
         superko = rule == SUPERKO
         bars = _bars(history)             # kept up to date under superko
         move = state.last
+        banned: dict = {}
+        # The playable points are followed from step to step (a lift empties the
+        # top of a column and unsupports the points on it; a ball put down fills
+        # its point and may complete platforms), not looked up.
+        playable = playable_cached(white | black)
         while True:
             mine, theirs = (white, black) if mover == 0 else (black, white)
             occ = white | black
-            playable = playable_cached(occ)
-            options = _relocation_options(mine, theirs, playable)
             if history:
                 banned = bars[mover] if superko else _banned(rule, history, mover)
-                if banned:
-                    options = _strike_repeats(options, banned)
+            elif banned:
+                banned = {}
             places = playable if mine.bit_count() < BALLS else 0
             total = n_places = places.bit_count()
-            for option in options:
-                total += option[3].bit_count()
+            # The relocations counted in bulk (what _relocation_options and
+            # _strike_repeats list): a free ball (nothing on it) may go to every
+            # playable point but those resting on it; a ball carrying one is lifted
+            # and counted alone; a ball carrying more is pinned.
+            covered = pinned = 0
+            u = occ & _UPPER
+            while u:
+                low = u & -u
+                u ^= low
+                sm = SUPPORT_MASK[low.bit_length() - 1]
+                pinned |= covered & sm
+                covered |= sm
+            free = mine & ~covered
+            total += free.bit_count() * playable.bit_count()
+            u = playable & _UPPER
+            while u:
+                low = u & -u
+                u ^= low
+                total -= (SUPPORT_MASK[low.bit_length() - 1] & free).bit_count()
+            struck = None                  # free source -> targets barred by the cycle rule
+            if banned:
+                near = banned.get(theirs)
+                if near:
+                    for barred in near:
+                        # Barred is own | t for own = mine less one free source s.
+                        s_bit = mine & ~barred
+                        t_bit = barred & ~mine
+                        if s_bit & free and not s_bit & (s_bit - 1) \
+                                and t_bit and not t_bit & (t_bit - 1):
+                            source = s_bit.bit_length() - 1
+                            if t_bit & playable & ~SUPPORTED_MASK[source]:
+                                if struck is None:
+                                    struck = {}
+                                if not struck.get(source, 0) & t_bit:
+                                    struck[source] = struck.get(source, 0) | t_bit
+                                    total -= 1
+            carrying = {}
+            m = mine & covered & ~pinned
+            while m:
+                low = m & -m
+                m ^= low
+                source = low.bit_length() - 1
+                own, other, fell = lift_ball(source, mine, theirs, occ)
+                top = occ ^ (own | other)                    # the one point left empty
+                after = (playable | top) & ~SUPPORTED_MASK[top.bit_length() - 1]
+                targets = after & ~fell
+                if banned:
+                    for barred in banned.get(other, ()):
+                        extra = barred ^ own
+                        if not extra & own and not extra & (extra - 1):
+                            targets &= ~extra
+                total += targets.bit_count()
+                carrying[source] = (targets, (own, other, after))
             if not total:         # at the cap with no legal move
                 return SplinePlusState(position_of(white, black), mover,
                                        self._stuck_outcome(mover), move, ply,
@@ -370,26 +442,51 @@ loses.
                 move = PLACE_MOVES[COLOURS[mover]][point]
                 if history:
                     history, bars = [], ({}, {})
-                if _line_through(mine, 1 << point):
+                for line in LINES_THROUGH[point]:         # _line_through, inlined
+                    if mine & line == line:
+                        break
+                else:
+                    line = 0
+                if line:
                     break
+                playable = _put(playable, occ | 1 << point, point)
                 mover = 1 - mover
                 continue
             k -= n_places
-            for source, own, other, targets in options:
+            m = free | (mine & covered & ~pinned)
+            while True:                   # the movable balls in order, to the k-th move
+                low = m & -m
+                m ^= low
+                source = low.bit_length() - 1
+                if low & free:
+                    targets = playable & ~SUPPORTED_MASK[source]
+                    if struck:
+                        targets &= ~struck.get(source, 0)
+                    lifted = None
+                else:
+                    targets, lifted = carrying[source]
                 n = targets.bit_count()
                 if k < n:
                     break
                 k -= n
+            if lifted is None:
+                own, other = mine & ~(1 << source), theirs
+                after = (playable | 1 << source) & ~SUPPORTED_MASK[source]
+            else:
+                own, other, after = lifted
             target = nth_point(targets, k)
             if rule != NONE:
                 history.append((white, black))
-                if superko:
-                    _bar(bars, white, black)
+                if superko:                               # _bar, inlined
+                    bars[0].setdefault(black, []).append(white)
+                    bars[1].setdefault(white, []).append(black)
             own |= 1 << target
             white, black = (own, other) if mover == 0 else (other, own)
             move = RELOCATE_MOVES[source][target]
-            if _line_through(own, own & ~mine) or _line_through(other, other & ~theirs):
+            dropped = other & ~theirs                     # the opponent's balls that fell
+            if _line_through(own, own & ~mine) or dropped and _line_through(other, dropped):
                 break
+            playable = _put(after, own | other, target)
             mover = 1 - mover
         position = position_of(white, black)
         return SplinePlusState(position, 1 - mover, self.result_after(position, mover),
