@@ -8,7 +8,9 @@ import shibumi.games.spight  # noqa: F401  (registers the game)
 from conformance import check_playouts, check_symmetries
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.spight import KNIGHT_JUMPS, KNIGHT_STEPS, START
+from conftest import random_position
+from shibumi.bits import playable_of, united
+from shibumi.games.spight import KNIGHT_JUMPS, KNIGHT_STEPS, START, joined, knight_table
 from shibumi.geometry import FLAT_NEIGHBOURS, LEVEL, SUPPORTS, SYMMETRIES
 from shibumi.mechanics import relocate
 from shibumi.notation import parse_point, point_name
@@ -42,7 +44,7 @@ def random_states(seed, count):
 
 
 def test_conformance():
-    check_playouts("spight", games=600)
+    check_playouts("spight", games=1000)
 
 
 def test_start_is_a_full_chessboard_with_white_on_a1():
@@ -367,4 +369,32 @@ def test_a_move_that_leaves_nobody_a_move_draws_at_once_as_text_does():
 
 @pytest.mark.parametrize("params", [{"visible": False}, {"move_limit": 30}])
 def test_fast_playouts_agree_with_the_rules_for_every_option(params):
-    check_playouts("spight", games=100, **params)
+    check_playouts("spight", games=300, **params)
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_the_knight_table_lifts_each_ball_as_the_rules_say(seed, balls):
+    # Per point: the knight targets playable once the ball is lifted (the top
+    # of its column left empty), worked out here with playable_of on the
+    # occupancy after the lift; nothing for a pinned ball or an empty point.
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    occ = pos.occupied
+    targets, counts, done, _ = knight_table(occ, pos.white)
+    assert done & pos.white == pos.white
+    knight_table(occ, occ)
+    for p in range(30):
+        expected = 0
+        if occ >> p & 1 and not pos.is_pinned(p):
+            after, _ = pos.remove(p)
+            reach = sum(1 << q for q in KNIGHT_STEPS[p] + KNIGHT_JUMPS[p])
+            expected = playable_of(after.occupied) & reach
+        assert targets[p] == expected and counts[p] == expected.bit_count()
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30), st.booleans())
+def test_joined_is_the_group_test_of_bits(seed, balls, visible):
+    # The tabled links and the shortcut for a ball touching none of its colour
+    # against bits.united (a flood over the contacts point by point).
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    for mine in (pos.white, pos.black, pos.occupied):
+        assert joined(mine, pos.occupied, visible) == united(mine, pos.occupied, visible)

@@ -7,8 +7,8 @@ from conformance import check_playouts, check_random_games
 from conftest import random_position
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.splush import (ENTRY_SIDES, START, entered, fast_enter, fast_remove,
-                                   lift, tables_for)
+from shibumi.games.splush import (ENTRY_SIDES, START, allowed_after_lift, entered, fast_enter,
+                                   fast_remove, lift, tables_for, visible_links)
 from shibumi.geometry import APEX, SUPPORTED_MASK, SYMMETRIES, point_at, points_of
 from shibumi.mechanics import enter
 from shibumi.notation import parse_point
@@ -37,7 +37,7 @@ def texts(moves):
                                     {"cycle": "ko", "levels": 3, "turn_limit": 12}])
 def test_variants_play_to_the_end(params):
     check_random_games("splush", seeds=range(8), **params)
-    check_playouts("splush", games=40, **params)
+    check_playouts("splush", games=150, **params)
 
 
 def test_level_two_entries_by_default_and_not_with_levels_1():
@@ -415,6 +415,52 @@ def test_memoised_move_tables_match_the_fast_helpers(seed, balls):
         assert [(e[0], e[1]) for e in cands] == [
             (q, d) for q, d in ENTRY_SIDES if not banned >> q & 1
             and fast_enter(lw, lb, q, d, WHITE) is not None]
+
+
+@given(st.integers(0, 2 ** 32), st.integers(8, 30), st.integers(0, 2 ** 30))
+def test_re_entries_memoised_on_the_colours_they_move_match_the_rule(seed, balls, recolour):
+    # The playout's re-entries under the default rule, memoised per lift on the
+    # colours of the points they move, against playing each out and comparing
+    # with the start; a second colouring of the same balls reads the memo.
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    occ = pos.occupied
+    tables = tables_for(ENTRY_SIDES)
+    record = tables.record(occ)
+    for w in (pos.white, recolour & occ):
+        b = occ & ~w
+        for p in points_of(occ):
+            if pos.is_pinned(p):
+                continue
+            lift_path, cands, _ = tables.lifting(occ, p)
+            lw, lb = lift(w, b, lift_path)
+            colour = WHITE if w >> p & 1 else BLACK
+            lifted = record[6].get(p) or tables.lift_items(record, occ, p)
+            assert allowed_after_lift(lifted, w, b) == tuple(
+                e for e in cands if entered(lw, lb, e, colour) != (w, b))
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_an_occupancy_record_sorts_the_balls_as_removable_does(seed, balls):
+    # The record marks at once the free balls outside what some entry looks at;
+    # its visible balls come from the memo of the balls above the board.
+    occ = random_position(seed, balls, colours=(WHITE, BLACK)).occupied
+    tables = tables_for(ENTRY_SIDES)
+    tables.records.pop(occ, None)
+    record = tables.record(occ)
+    assert record[0] == visible_links(occ)[0]          # the visible balls
+    assert record[4] & ~tables.removable(occ, occ)[0] == 0
+    tables.classify(record, occ, occ & ~record[3])
+    assert (record[4], record[5]) == tables.removable(occ, occ)
+
+
+@given(st.integers(0, 2 ** 32), st.integers(1, 30))
+def test_the_playouts_judge_matches_the_rules(seed, balls):
+    # The playout skips the flood when a ball touches no other of its colour.
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    record = DEFAULT.tables.record(pos.occupied)
+    for mover in (0, 1):
+        assert DEFAULT._mask_judge(pos.white, pos.black, mover, record) == \
+            DEFAULT._judge(pos.white, pos.black, mover)
 
 
 # -- perft ---------------------------------------------------------------------------------------

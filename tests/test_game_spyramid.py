@@ -12,7 +12,7 @@ from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
 from shibumi.games.spyramid import (BOOK_UPRIGHT, INVERTED, PYRAMID_SETS, ROTATED,
                                     UPRIGHT, count_moves, nth_relocation, occupancy_info)
-from shibumi.geometry import LEVEL, point_at, points_of
+from shibumi.geometry import LEVEL, SUPPORTED, point_at, points_of
 from shibumi.mechanics import relocations
 from shibumi.notation import point_name
 from shibumi.position import BLACK, WHITE, Position
@@ -33,7 +33,11 @@ def names(mask):
                                     {"pyramids": "book", "rotated": True, "move_limit": 40}])
 def test_variants_play_to_the_end(params):
     check_random_games("spyramid", seeds=range(8), **params)
-    check_playouts("spyramid", games=40, **params)
+    check_playouts("spyramid", games=120, **params)
+
+
+def test_fast_playouts_play_the_rules_games():
+    check_playouts("spyramid", games=400)
 
 
 def test_declaration_and_parameters():
@@ -269,6 +273,25 @@ def test_move_counts_and_indexing_match_the_move_list(seed, balls):
         places = len(moves) - len(relocations)
         assert count_moves(mine, info) == (places, len(relocations))
         assert [nth_relocation(k, mine, info) for k in range(len(relocations))] == relocations
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_occupancy_info_from_its_memoised_parts_matches_the_position(seed, balls):
+    # The balls carried are tabled by the balls above the board, and the counts
+    # of playable points over each ball by the playable points above the board.
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    occ = pos.occupied
+    playable, free, unders, loaded, _, partial, places, _, points = occupancy_info(occ)
+    assert points == tuple(points_of(playable))
+    assert playable == pos.playable() and places == playable.bit_count()
+    resting = [sum(1 for q in SUPPORTED[p] if occ >> q & 1) for p in range(30)]
+    assert free == sum(1 << p for p in range(30) if occ >> p & 1 and resting[p] == 0)
+    assert loaded == sum(1 << p for p in range(30) if occ >> p & 1 and resting[p] == 1)
+    for p in range(30):
+        over = sum(1 for q in SUPPORTED[p] if playable >> q & 1)
+        assert sum(1 for under in unders if under >> p & 1) == over
+    assert partial == sum(1 << p for p in range(30) if free >> p & 1 and resting[p] == 0
+                          and any(playable >> q & 1 for q in SUPPORTED[p]))
 
 
 # -- perft -----------------------------------------------------------------------------------

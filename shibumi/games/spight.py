@@ -5,10 +5,11 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..bits import lift_ball, nth_point, playable_cached, position_of, united
+from ..bits import (LINKS_MEMO, flood, lift_ball, links_and_pinned, neighbour_tables, nth_point,
+                    playable_cached, points_in, position_of)
 from ..errors import UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
-from ..geometry import COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, points_of
+from ..geometry import COORDS, LEVEL, POINTS, PROJECTION, SUPPORTED_MASK, TOUCHING_MASK, points_of
 from ..notation import PASS_MOVE, Move
 from ..position import BLACK, CHECKERBOARD, WHITE, Position
 from ..registry import register
@@ -54,38 +55,84 @@ _MOVE = tuple(tuple(Move.relocate(p, q) if q in _TARGETS[p] else None for q in P
               for p in POINTS)
 
 
-def knight_options(mine: int, theirs: int) -> list[tuple[int, int]]:
-    """``(source, targets)`` for each ball of ``mine`` with a move, sources in
-    point order, targets as a mask (``legal_moves`` lists them in that order).
+#: The points touching a point of each 10-bit third of a mask (the first half of
+#: bits.next_to's tables).
+_NEAR_LOW, _NEAR_MID, _NEAR_HIGH = (tuple(once for once, _ in table)
+                                    for table in neighbour_tables(TOUCHING_MASK))
+
+
+def joined(mine: int, occ: int, visible: bool) -> bool:
+    """Whether the balls of ``mine`` (within ``occ``) form one group:
+    :func:`shibumi.bits.united`, on the links tabled per occupancy above the
+    board (:func:`shibumi.bits.links_and_pinned`).  A ball touching no other of
+    its colour, even by contacts an overpass cuts, settles it without a flood."""
+    if not mine & (mine - 1):
+        return bool(mine)
+    if mine & ~(_NEAR_LOW[mine & 1023] | _NEAR_MID[mine >> 10 & 1023] | _NEAR_HIGH[mine >> 20]):
+        return False
+    links = LINKS_MEMO[visible].get(occ >> 16)
+    if links is None:
+        links = links_and_pinned(occ, visible)
+    return flood(mine & -mine, mine, links[0]) == mine
+
+
+_TABLES: dict[int, list] = {}
+_TABLES_LIMIT = 50_000
+
+
+def knight_table(occ: int, balls: int) -> list:
+    """``[targets, counts, done, playable]`` of an occupancy, memoised (random
+    games meet the same occupancies again and again, whatever the colours), with
+    the balls ``balls`` at least worked out: ``targets[p]`` is where the ball at
+    ``p`` may go, as a mask, and ``counts[p]`` how many targets that is (0 for a
+    pinned ball); ``done`` marks the points worked out so far.  A playout only
+    asks for the mover's balls, so the other colour waits for its turn.
 
     A pinned ball stays; the rest leave their column's top point empty, and a
     target must be playable then.  A free ball changes no platform a knight
     target rests on (targets never rest on their source), so the position's
     playable points serve for it.
     """
-    occ = mine | theirs
-    playable = playable_cached(occ)
-    found = []
-    m = mine
-    while m:
-        low = m & -m
-        m ^= low
-        p = low.bit_length() - 1
-        above = occ & SUPPORTED_MASK[p]
-        if not above:
-            targets = playable & _TARGET_MASK[p]
-        elif above & (above - 1):
-            continue                     # pinned: two or more balls rest on it
-        else:
-            top = above.bit_length() - 1
-            above = occ & SUPPORTED_MASK[top]
-            while above:                 # the column's top is left empty
+    table = _TABLES.get(occ)
+    if table is None:
+        if len(_TABLES) > _TABLES_LIMIT:
+            _TABLES.clear()
+        table = _TABLES[occ] = [[0] * len(POINTS), [0] * len(POINTS), 0, playable_cached(occ)]
+    todo = balls & ~table[2]
+    if todo:
+        targets, counts, _, playable = table
+        table[2] |= todo
+        for p in points_in(todo):
+            above = occ & SUPPORTED_MASK[p]
+            if not above:
+                to = playable & _TARGET_MASK[p]
+            elif above & (above - 1):
+                continue                     # pinned: two or more balls rest on it
+            else:
                 top = above.bit_length() - 1
                 above = occ & SUPPORTED_MASK[top]
-            targets = playable_cached(occ & ~(1 << top)) & _TARGET_MASK[p]
-        if targets:
-            found.append((p, targets))
-    return found
+                while above:                 # the column's top is left empty
+                    top = above.bit_length() - 1
+                    above = occ & SUPPORTED_MASK[top]
+                # Emptying the top (nothing rests on it) takes away the points
+                # resting on it and makes it playable: playable_of(occ & ~top).
+                to = (playable & ~SUPPORTED_MASK[top] | 1 << top) & _TARGET_MASK[p]
+            targets[p], counts[p] = to, to.bit_count()
+    return table
+
+
+def knight_options(mine: int, theirs: int) -> tuple[list[tuple[int, int]], int]:
+    """``(options, count)``: ``(source, targets)`` for each ball of ``mine`` with a
+    move, sources in point order, targets as a mask (``legal_moves`` lists them in
+    that order), and the number of moves (see :func:`knight_table`)."""
+    targets, counts, _, _ = knight_table(mine | theirs, mine)
+    found = []
+    count = 0
+    for p in points_in(mine):
+        if counts[p]:
+            found.append((p, targets[p]))
+            count += counts[p]
+    return found, count
 
 
 #: The board full in a checkerboard, white on a1, nothing above.
@@ -196,7 +243,7 @@ a draw.
         mine, theirs = (position.white, position.black) if player == 0 \
             else (position.black, position.white)
         found = []
-        for p, targets in knight_options(mine, theirs):
+        for p, targets in knight_options(mine, theirs)[0]:
             row = _MOVE[p]
             found += [row[q] for q in points_of(targets)]
         return found
@@ -209,7 +256,7 @@ a draw.
     def gathered(self, position: Position, player: int) -> int:
         """All the player's balls when they form one group, else 0."""
         mine = position.mask(PLAYER_COLOURS[player])
-        return mine if united(mine, position.occupied, self.params["visible"]) else 0
+        return mine if joined(mine, position.occupied, self.params["visible"]) else 0
 
     def united(self, position: Position, player: int) -> bool:
         """True when all the player's balls form one group."""
@@ -247,7 +294,7 @@ a draw.
         visible = self.params["visible"]
         for player in (mover, 1 - mover):
             mine = position.white if player == 0 else position.black
-            if united(mine, position.occupied, visible):
+            if joined(mine, position.occupied, visible):
                 return self._gathered(player)
         return None
 
@@ -262,48 +309,65 @@ a draw.
             return state
         rnd, visible = rng.random, self.params["visible"]
         limit = self.params["move_limit"]
-        white, black = state.position.white, state.position.black
-        mover, ply, move = state.to_move, state.ply, state.last
-        mine, theirs = (white, black) if mover == 0 else (black, white)
-        options = knight_options(mine, theirs)
-        while True:
-            mine, theirs = (white, black) if mover == 0 else (black, white)
-            total = 0
-            for _, targets in options:
-                total += targets.bit_count()
+        tables = _TABLES
+        mover, ply = state.to_move, state.ply
+        mine, theirs = (state.position.white, state.position.black) if mover == 0 \
+            else (state.position.black, state.position.white)
+        occ = mine | theirs
+        table = knight_table(occ, mine)
+        targets, counts = table[0], table[1]
+        total = 0
+        for p in points_in(mine):
+            total += counts[p]
+        while True:                       # mine: the mover's balls
             k = int(rnd() * (total or 1))
             ply += 1
             result = None
             if not total:
-                move = PASS_MOVE
-                options = knight_options(theirs, mine)
-                if not options:
+                p = -1                                  # a pass
+                if theirs & ~table[2]:
+                    knight_table(occ, theirs)
+                for q in points_in(theirs):
+                    total += counts[q]
+                if not total:
                     result = Outcome((), "neither player can move")
             else:
-                for p, targets in options:
-                    n = targets.bit_count()
+                for p in points_in(mine):               # the k-th move, by source
+                    n = counts[p]
                     if k < n:
                         break
                     k -= n
-                q = nth_point(targets, k)
-                move = _MOVE[p][q]
-                own, theirs, _ = lift_ball(p, mine, theirs, mine | theirs)
-                mine = own | 1 << q
+                q = nth_point(targets[p], k)
+                if occ & SUPPORTED_MASK[p]:
+                    mine, theirs, _ = lift_ball(p, mine, theirs, occ)
+                    mine |= 1 << q
+                else:                                   # only the ball moves
+                    mine ^= 1 << p | 1 << q
                 occ = mine | theirs
-                if united(mine, occ, visible):
+                if joined(mine, occ, visible):
                     result = self._gathered(mover)
-                elif united(theirs, occ, visible):
+                elif joined(theirs, occ, visible):
                     result = self._gathered(1 - mover)
-                white, black = (mine, theirs) if mover == 0 else (theirs, mine)
-                options = knight_options(theirs, mine)
-                if result is None and not options and not knight_options(mine, theirs):
-                    result = Outcome((), "neither player can move")
+                table = tables.get(occ)
+                if table is None or theirs & ~table[2]:
+                    table = knight_table(occ, theirs)
+                targets, counts = table[0], table[1]
+                total = 0
+                for r in points_in(theirs):
+                    total += counts[r]
+                if result is None and not total:
+                    knight_table(occ, mine)             # the mover's balls too
+                    if not any(counts[r] for r in points_in(mine)):
+                        result = Outcome((), "neither player can move")
             if result is None and ply >= limit:
                 result = Outcome((), f"{ply} actions without a winner")
             if result is not None:
                 break
             mover = 1 - mover
-        return SpightState(position_of(white, black), 1 - mover, result, move, ply)
+            mine, theirs = theirs, mine
+        white, black = (mine, theirs) if mover == 0 else (theirs, mine)
+        return SpightState(position_of(white, black), 1 - mover, result,
+                           PASS_MOVE if p < 0 else _MOVE[p][q], ply)
 
     # -- text ----------------------------------------------------------------
     def status_lines(self, state) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from ..bits import carried, hidden_of, links_and_pinned, neighbour_tables, nth_point
 from ..errors import IllegalMoveError, NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (CONTACTS, LEVEL, NUM_POINTS, POINTS, SUPPORT_MASK, SUPPORTED_MASK,
@@ -104,6 +105,8 @@ def fast_remove(white: int, black: int, point: int):
 
 #: Tables kept at most this long; past it they are emptied and filled again.
 CACHE_LIMIT = 200_000
+#: Occupancy records (:meth:`MoveTables.record`) kept at most: they are larger.
+RECORD_LIMIT = 20_000
 _LINKS: dict[int, tuple[int, tuple[int, ...]]] = {}
 #: The contacts that the two balls passing over them can cut.
 _CUTTABLE = tuple((a, b, over) for a, b, over in CONTACTS if over)
@@ -211,6 +214,45 @@ def gathered_mask(mine: int, occ: int) -> int:
     return mine if group == mine else 0
 
 
+#: The points touching a point of each 10-bit third of a mask (bits.next_to's
+#: first half): a ball touching no other ball of its colour, even with the contacts
+#: that overpasses cut, is a group of its own.
+_NEAR_LOW, _NEAR_MID, _NEAR_HIGH = (tuple(once for once, _ in table)
+                                    for table in neighbour_tables(TOUCHING_MASK))
+
+
+_UPPER: dict[int, tuple[int, tuple[int, ...], int]] = {}
+
+
+def upper_facts(upper: int) -> tuple[int, tuple[int, ...], int]:
+    """``(hidden, links, covered)`` of a stable occupancy whose balls above the
+    board are ``upper`` (``occupied >> 16``), memoised: they depend on those balls
+    alone (a few hundred values), as a ball with a ball on it is there.  The
+    hidden balls (:func:`shibumi.bits.hidden_of`), the visible contacts of each
+    point (:func:`shibumi.bits.links_and_pinned`: a group floods over them, the
+    contacts of :func:`visible_links`) and the balls with a ball resting on them."""
+    occ = upper << 16 | 0xFFFF
+    found = _UPPER[upper] = (hidden_of(occ), links_and_pinned(occ)[0], carried(occ)[0])
+    return found
+
+
+def allowed_after_lift(lifted: tuple, white: int, black: int) -> tuple:
+    """The entries left after a lift (:meth:`MoveTables.lift_items`) of a ball of
+    the start ``white``, ``black`` that do not give back that start: what the
+    default rule allows.  Only an entry that fills the point the lift emptied
+    can, and whether it does depends only on the colours of the points such
+    entries move balls between, so the answer is memoised on those."""
+    lift_path, cands, emptied, touched, memo = lifted
+    key = white & touched
+    found = memo.get(key)
+    if found is None:
+        colour = WHITE if white & lift_path[0] else BLACK
+        after = lift(white, black, lift_path)
+        found = memo[key] = tuple(e for e in cands if e[4] != emptied
+                                  or entered(*after, e, colour) != (white, black))
+    return found
+
+
 class MoveTables:
     """The entries and removals of each occupancy, memoised, for one set of sides.
 
@@ -226,6 +268,8 @@ class MoveTables:
         self._entries: dict[int, tuple] = {}
         self._summary: dict[int, list[int]] = {}
         self._lifts: dict[int, tuple] = {}
+        #: Per occupancy, what the playout reads each turn (see :meth:`record`).
+        self.records: dict[int, list] = {}
 
     def entries(self, occ: int) -> tuple:
         """The allowed entries of an occupancy (:func:`side_entry`), in side order."""
@@ -279,25 +323,77 @@ class MoveTables:
                 self._summary.clear()
             summary = self._summary[occ] = [0, 0, 0]       # known, sure, check
         unknown = mine & ~summary[0]
-        while unknown:
-            low = unknown & -unknown
-            unknown ^= low
-            summary[0] |= low
+        if unknown:
+            self._sort_balls(summary, 0, occ, unknown)
+        return mine & summary[1], mine & summary[2]
+
+    def _sort_balls(self, summary: list, base: int, occ: int, balls: int) -> None:
+        """Add ``balls`` to the ``known, sure, check`` masks of ``summary`` found
+        from index ``base`` on (a summary of :meth:`removable` or a record)."""
+        entries = self.entries(occ)
+        summary[base] |= balls
+        while balls:
+            low = balls & -balls
+            balls ^= low
             p = low.bit_length() - 1
             above = occ & SUPPORTED_MASK[p]
             if above & (above - 1):
                 continue                                    # pinned
-            if self._surely_removable(occ, p, above):
-                summary[1] |= low
+            if self._surely_removable(occ, p, above, entries):
+                summary[base + 1] |= low
                 continue
             _, cands, emptied = self.lifting(occ, p)
             if any(e[4] != emptied for e in cands):
-                summary[1] |= low
+                summary[base + 1] |= low
             elif cands:
-                summary[2] |= low
-        return mine & summary[1], mine & summary[2]
+                summary[base + 2] |= low
 
-    def _surely_removable(self, occ: int, p: int, above: int) -> bool:
+    def record(self, occ: int) -> list:
+        """Everything the playout reads about an occupancy, fetched once a turn:
+        ``[visible, links, entries, known, sure, check, lifts]``: the visible balls
+        and the links of :func:`upper_facts`, ``entries`` :meth:`entries`; ``known``,
+        ``sure`` and ``check`` are :meth:`removable`'s summary for the balls
+        classified so far (see :meth:`classify`); ``lifts`` maps a point to
+        :meth:`lift_items` once asked."""
+        if len(self.records) > RECORD_LIMIT:
+            self.records.clear()
+        hidden, links, covered = _UPPER.get(occ >> 16) or upper_facts(occ >> 16)
+        entries = self.entries(occ)
+        # A free ball (nothing on it) outside the points some entry looks at
+        # leaves that entry as it is when lifted: it is surely removable
+        # (:meth:`_surely_removable` for all such balls at once).
+        quick = 0
+        if entries:
+            looked_at = occ
+            for e in entries:
+                looked_at &= e[5]
+            quick = occ & ~covered & ~looked_at
+        rec = self.records[occ] = [occ & ~hidden, links, entries, quick, quick, 0, {}]
+        return rec
+
+    def classify(self, rec: list, occ: int, balls: int) -> None:
+        """Add ``balls`` (not yet classified) to a record's summary, as
+        :meth:`removable` does: ``sure`` or ``check`` or neither."""
+        self._sort_balls(rec, 3, occ, balls)
+
+    def lift_items(self, rec: list, occ: int, p: int) -> tuple:
+        """Lifting the ball at ``p`` (recorded in ``rec``):
+        ``(lift path, cands, emptied, touched, memo)``, :meth:`lifting` and, for
+        :func:`allowed_after_lift`, the points whose balls a lift and a re-entry
+        filling the emptied point move, and its memo."""
+        lift_path, cands, emptied = self.lifting(occ, p)
+        touched = lift_path[0]
+        for src, dst in lift_path[1]:
+            touched |= src | dst
+        for e in cands:
+            if e[4] == emptied:
+                touched |= e[2]
+                for src, dst in e[3]:
+                    touched |= src | dst
+        found = rec[6][p] = (lift_path, cands, emptied, touched, {})
+        return found
+
+    def _surely_removable(self, occ: int, p: int, above: int, entries: tuple) -> bool:
         """A quick sufficient test that the ball at ``p`` can be lifted and entered
         somewhere that changes the occupancy: an entry of ``occ`` that looks at
         no point the lift changes, and does not rest on a dropped ball, is
@@ -311,7 +407,7 @@ class MoveTables:
             banned |= SUPPORTED_MASK[gap]
             gap = q
             above = occ & SUPPORTED_MASK[gap]
-        for e in self.entries(occ):
+        for e in entries:                       # the entries of occ
             if not e[5] & changed and not banned >> e[0] & 1:
                 return True
         return False
@@ -612,13 +708,140 @@ both players' groups, the mover wins. If neither player can move, or after
         """Random turns to the end on bare masks: the same draws over the same moves
         as the generic loop (checked by the tests), so the same games.
 
-        The next player's first actions, worked out to see whether they can
-        move, are kept for their turn.
+        Each turn reads one record of its occupancy (:meth:`MoveTables.record`):
+        the judging of the turn before and the mover's choices share it.  Under
+        the default rule, which re-entries after a lift give back the start is
+        memoised on the colours they move (:func:`allowed_after_lift`); the ko
+        rule, which looks back a turn, takes :meth:`_ko_playout`.
         """
         while state.result is None and state.removed >= 0:
             state = self.random_step(state, rng)          # finish a turn begun
         if state.result is not None:
             return state
+        if self.params["cycle"] == KO:
+            return self._ko_playout(state, rng)
+        change = self.params["cycle"] == CHANGE
+        rnd = rng.random
+        limit = self.params["turn_limit"]
+        tables = self.tables
+        records = tables.records
+        white, black = state.position.white, state.position.black
+        mover, ply, turn = state.to_move, state.ply, state.turn
+        last = PASS_MOVE
+        while True:
+            occ = white | black
+            rec = records.get(occ)
+            if rec is None:
+                rec = tables.record(occ)
+            if turn > state.turn:                 # a turn was played: judge it
+                result = self._mask_judge(white, black, 1 - mover, rec)
+                if result is None:
+                    entries, sure = self._choices(white, black, mover, rec, occ, change)
+                    if not (entries or sure) and not self._has_turn(white, black, 1 - mover,
+                                                                    None):
+                        result = Outcome((), "neither player can move")
+                if result is None and turn >= limit:
+                    result = Outcome((), f"{turn} turns without a winner")
+                if result is not None:
+                    if last is not PASS_MOVE:
+                        last = ENTER_MOVES[PLAYER_COLOURS[1 - mover]][last[0], last[1]]
+                    return SplushState(Position.from_masks(white, black), mover, result, last,
+                                       ply, turn, -1, None, None)
+            else:
+                entries, sure = self._choices(white, black, mover, rec, occ, change)
+            n_entries = len(entries)
+            n = n_entries + sure.bit_count()
+            k = int(rnd() * (n or 1))
+            turn += 1
+            if not n:
+                last, ply = PASS_MOVE, ply + 1
+                mover = 1 - mover
+                continue
+            if k < n_entries:
+                entry, ply = entries[k], ply + 1
+            else:
+                p = nth_point(sure, k - n_entries)
+                lifted = rec[6].get(p) or tables.lift_items(rec, occ, p)
+                allowed = allowed_after_lift(lifted, white, black) if change else lifted[1]
+                pbit, path = lifted[0]
+                white &= ~pbit
+                black &= ~pbit
+                for src, dst in path:
+                    if white & src:
+                        white ^= src | dst
+                    else:
+                        black ^= src | dst
+                entry, ply = allowed[int(rnd() * len(allowed))], ply + 2
+            for src, dst in entry[3]:
+                if white & src:
+                    white ^= src | dst
+                else:
+                    black ^= src | dst
+            if mover:
+                black |= entry[2]
+            else:
+                white |= entry[2]
+            last = entry                            # its move is made at the end
+            mover = 1 - mover
+
+    def _choices(self, white: int, black: int, mover: int, rec: list, occ: int,
+                 change: bool) -> tuple[tuple, int]:
+        """:meth:`_first_actions` without the ko rule, from the occupancy's record:
+        (entries from the hand, balls that can be lifted and entered again)."""
+        mine = black if mover else white
+        unknown = mine & ~rec[3]
+        if unknown:
+            self.tables.classify(rec, occ, unknown)
+        sure, check = rec[4] & mine, rec[5] & mine
+        if change:
+            # A ball whose every re-entry refills the point its lift emptied
+            # counts if one re-entry changes the colours.
+            lifts = rec[6]
+            while check:
+                low = check & -check
+                check ^= low
+                p = low.bit_length() - 1
+                lifted = lifts.get(p) or self.tables.lift_items(rec, occ, p)
+                allowed = lifted[4].get(white & lifted[3])      # the memo, read here
+                if allowed is None:
+                    allowed = allowed_after_lift(lifted, white, black)
+                if allowed:
+                    sure |= low
+        else:
+            sure |= check
+        return (rec[2] if mine.bit_count() < SUPPLY else ()), sure
+
+    def _mask_judge(self, white: int, black: int, mover: int, rec: list) -> Outcome | None:
+        """:meth:`_judge` on the occupancy's record (visible balls and links)."""
+        visible, links = rec[0], rec[1]
+        for player in (mover, 1 - mover):
+            rest = (black if player else white) & visible
+            if not rest:
+                continue
+            if rest & (rest - 1) and rest & ~(_NEAR_LOW[rest & 1023]
+                                              | _NEAR_MID[rest >> 10 & 1023]
+                                              | _NEAR_HIGH[rest >> 20]):
+                continue                # a ball touching none of the others
+            todo = rest & -rest                     # flood from the lowest ball
+            rest ^= todo
+            while todo and rest:
+                low = todo & -todo
+                todo ^= low
+                new = links[low.bit_length() - 1] & rest
+                rest ^= new
+                todo |= new
+            if not rest:
+                return Outcome((player,), f"{self.player_name(player)} gathered all "
+                               "their visible balls into one group")
+        return None
+
+    def _ko_playout(self, state, rng):
+        """:meth:`random_playout` under the ko rule, whose forbidden position is the
+        one the mover left a turn ago.
+
+        The next player's first actions, worked out to see whether they can
+        move, are kept for their turn.
+        """
         rnd = rng.random
         is_ko = self.params["cycle"] == KO
         limit = self.params["turn_limit"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..bits import carried, playable_of
+from ..bits import carried, nth_point, playable_of, points_in
 from ..errors import NotationError, UnknownGameError
 from ..game import Game, GameInfo, Outcome, State
 from ..geometry import (COVER, FLAT_NEIGHBOURS, LEVELS, NUM_POINTS, SIZES, SUPPORT_MASK,
@@ -96,66 +96,104 @@ _CACHE_LIMIT = 200_000
 _INFO: dict[int, tuple] = {}
 
 
-def occupancy_info(occ: int) -> tuple:
-    """``(playable, free, platforms, loaded, targets, partial, places)`` of an
-    occupancy, memoised: the playable mask, the balls with nothing resting on
-    them, the support masks of the playable points above the board, the balls
-    with exactly one ball resting on them (pinned balls cannot move), a dict of
-    where each of those may be moved to, the free balls under a playable point
-    (the only free balls whose targets are not all of P), and the number of
-    playable points.
+_CARRIED: dict[int, tuple[int, int]] = {}
+_UNDERS: dict[int, tuple[int, ...]] = {}
 
-    Lifting a loaded ball empties the top of its column: the playable points
-    are then P less the points resting on that top, plus the top itself, and
-    the ball may not go back to s nor onto a ball that dropped (the top
-    included)."""
+
+def _carried_above(upper: int) -> tuple[int, int]:
+    """:func:`shibumi.bits.carried` of a stable occupancy whose balls above the
+    board are ``upper`` (``occupied >> 16``): a point with a ball resting on it is
+    occupied, so the balls above the board decide it alone (a few hundred
+    values, memoised)."""
+    found = _CARRIED.get(upper)
+    if found is None:
+        found = _CARRIED[upper] = carried(upper << 16 | 0xFFFF)
+    return found
+
+
+def _unders(raised: int) -> tuple[int, ...]:
+    """For j = 1, 2, ..., the points under at least j of the points above the
+    board ``raised`` (shifted down by 16, as ``playable >> 16``), while there
+    are any; memoised (a few hundred values)."""
+    found = _UNDERS.get(raised)
+    if found is None:
+        under = [0, 0, 0, 0]            # bit-sliced counts
+        rest = raised
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            support = SUPPORT_MASK[low.bit_length() + 15]
+            under[3] |= under[2] & support
+            under[2] |= under[1] & support
+            under[1] |= under[0] & support
+            under[0] |= support
+        found = _UNDERS[raised] = tuple(m for m in under if m)
+    return found
+
+
+def occupancy_info(occ: int) -> tuple:
+    """``(playable, free, unders, loaded, targets, partial, places, occ, points)``
+    of a stable occupancy, memoised: the playable mask, the balls with nothing resting
+    on them, ``unders`` (for j = 1, 2, ..., the points under at least j playable
+    points above the board, while there are any), the balls with exactly one
+    ball resting on them (pinned balls cannot move), a dict of where each of
+    those may be moved to (filled as asked, see :func:`loaded_targets`), the
+    free balls under a playable point (the only free balls whose targets are not
+    all of P), the number of playable points, the occupancy, and the playable
+    points in order.
+
+    Random games seldom meet an occupancy again, so the parts that depend on
+    fewer points (the balls above the board, the playable points there) have
+    memos of their own, which do not miss."""
     found = _INFO.get(occ)
     if found is None:
         if len(_INFO) > _CACHE_LIMIT:
             _INFO.clear()
         playable = playable_of(occ)
-        covered, pinned = carried(occ)
+        covered, pinned = _CARRIED.get(occ >> 16) or _carried_above(occ >> 16)
         free = occ & ~covered
-        platforms = []
-        partial = 0
-        raised = playable & ~0xFFFF
-        while raised:
-            low = raised & -raised
-            raised ^= low
-            support = SUPPORT_MASK[low.bit_length() - 1]
-            platforms.append(support)
-            partial |= support & free
-        loaded, targets = covered & ~pinned, {}
-        rest = loaded
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            s = low.bit_length() - 1
-            banned, gap = 0, s
-            above = occ & SUPPORTED_MASK[gap]
-            while above:
-                banned |= SUPPORTED_MASK[gap]
-                gap = above.bit_length() - 1
-                above = occ & SUPPORTED_MASK[gap]
-            targets[s] = playable & ~SUPPORTED_MASK[gap] & ~banned
-        found = _INFO[occ] = (playable, free, tuple(platforms), loaded, targets, partial,
-                              playable.bit_count())
+        unders = _UNDERS.get(playable >> 16)
+        if unders is None:
+            unders = _unders(playable >> 16)
+        found = _INFO[occ] = (playable, free, unders, covered & ~pinned, {},
+                              unders[0] & free if unders else 0, playable.bit_count(), occ,
+                              points_in(playable))
+    return found
+
+
+def loaded_targets(s: int, info: tuple) -> int:
+    """Where the loaded ball at ``s`` may go, memoised in ``info``.
+
+    Lifting it empties the top of its column: the playable points are then P
+    less the points resting on that top, plus the top itself, and the ball may
+    not go back to s nor onto a ball that dropped (the top included)."""
+    occ = info[7]
+    banned, gap = 0, s
+    above = occ & SUPPORTED_MASK[gap]
+    while above:
+        banned |= SUPPORTED_MASK[gap]
+        gap = above.bit_length() - 1
+        above = occ & SUPPORTED_MASK[gap]
+    found = info[4][s] = info[0] & ~SUPPORTED_MASK[gap] & ~banned
     return found
 
 
 def count_moves(mine: int, info: tuple) -> tuple[int, int]:
     """(placements, relocations) open to the balls ``mine`` (a colour's mask, with
-    balls in hand) on an occupancy with :func:`occupancy_info` ``info``."""
-    _, free, platforms, loaded, targets, _, places = info
+    balls in hand) on an occupancy with :func:`occupancy_info` ``info``: every
+    free ball may go to each playable point but those resting on it."""
+    _, free, unders, loaded, targets, _, places, _, _ = info
     free &= mine
     n = free.bit_count() * places
-    for support in platforms:
-        n -= (support & free).bit_count()
+    for under in unders:
+        n -= (under & free).bit_count()
     loaded &= mine
     while loaded:
         low = loaded & -loaded
         loaded ^= low
-        n += targets[low.bit_length() - 1].bit_count()
+        s = low.bit_length() - 1
+        to = targets.get(s)
+        n += (loaded_targets(s, info) if to is None else to).bit_count()
     return (places if mine.bit_count() < SUPPLY else 0), n
 
 
@@ -163,7 +201,10 @@ def targets_of(s: int, info: tuple) -> int:
     """Where the ball at ``s`` may be moved to (0: it cannot move)."""
     if info[1] >> s & 1:
         return info[0] & ~SUPPORTED_MASK[s]
-    return info[4].get(s, 0)
+    if info[3] >> s & 1:
+        to = info[4].get(s)
+        return loaded_targets(s, info) if to is None else to
+    return 0
 
 
 def nth_relocation(k: int, mine: int, info: tuple) -> tuple[int, int]:
@@ -173,7 +214,7 @@ def nth_relocation(k: int, mine: int, info: tuple) -> tuple[int, int]:
     A free ball not under a playable point has every playable point as a
     target, so runs of such balls are skipped at once; the others (``special``)
     are counted one by one."""
-    playable, free, _, loaded, targets, partial, places = info
+    playable, free, _, loaded, targets, partial, places, _, points = info
     plain = free & mine & ~partial
     special = (partial | loaded) & mine
     passed = 0                          # the points below the one looked at
@@ -186,22 +227,21 @@ def nth_relocation(k: int, mine: int, info: tuple) -> tuple[int, int]:
             break
         k -= size
         s = low.bit_length() - 1
-        to = targets[s] if loaded & low else playable & ~SUPPORTED_MASK[s]
+        if loaded & low:
+            to = targets.get(s)
+            if to is None:
+                to = loaded_targets(s, info)
+        else:
+            to = playable & ~SUPPORTED_MASK[s]
         c = to.bit_count()
         if k < c:
-            for _ in range(k):
-                to &= to - 1
-            return s, (to & -to).bit_length() - 1
+            return s, nth_point(to, k)
         k -= c
         passed = (low << 1) - 1
     else:
         run = plain & ~passed
     i, k = divmod(k, places)
-    for _ in range(i):
-        run &= run - 1
-    for _ in range(k):
-        playable &= playable - 1
-    return (run & -run).bit_length() - 1, (playable & -playable).bit_length() - 1
+    return nth_point(run, i), points[k]
 
 
 def relocate(mine: int, other: int, s: int, t: int) -> tuple[int, int]:
@@ -368,19 +408,17 @@ A player with no legal move passes. If neither player can move, or after
     def _won(self, player: int) -> Outcome:
         return Outcome((player,), f"{self.player_name(player)} holds the corners of a pyramid")
 
-    def _new_pyramid(self, masks, before, mover: int) -> Outcome | None:
-        """The outcome when a pyramid through a point a colour has gained since
-        ``before`` (the mover's first) is complete, else None."""
-        for player, had in ((mover, before[0]), (1 - mover, before[1])):
-            now = masks[player]
-            gained = now & ~had
-            while gained:
-                low = gained & -gained
-                gained ^= low
-                for pyramid in self._through[low.bit_length() - 1]:
-                    if now & pyramid == pyramid:
-                        return self._won(player)
-        return None
+    def _new_pyramid(self, now: int, had: int) -> bool:
+        """Whether a pyramid through a point the balls ``now`` of a colour have
+        gained since ``had`` is complete."""
+        gained = now & ~had
+        while gained:
+            low = gained & -gained
+            gained ^= low
+            for pyramid in self._through[low.bit_length() - 1]:
+                if now & pyramid == pyramid:
+                    return True
+        return False
 
     # -- fast random games ---------------------------------------------------
     def random_playout(self, state, rng):
@@ -394,54 +432,59 @@ A player with no legal move passes. If neither player can move, or after
             return state
         rnd = rng.random
         through, limit = self._through, self.params["move_limit"]
-        masks = [state.position.white, state.position.black]
         mover, ply = state.to_move, state.ply
-        occ = masks[0] | masks[1]
+        mine, other = (state.position.white, state.position.black) if mover == 0 \
+            else (state.position.black, state.position.white)
+        occ = mine | other
         info = _INFO.get(occ) or occupancy_info(occ)
-        n_place, n_move = count_moves(masks[mover], info)
-        while True:
-            mine, other = masks[mover], masks[1 - mover]
+        n_place, n_move = count_moves(mine, info)
+        while True:                         # mine: the mover's balls
             n = n_place + n_move
             k = int(rnd() * (n or 1))
             ply += 1
+            result = None
             if not n:
                 s = -2                              # the last move: a pass
-            elif k < n_place:
-                targets = info[0]
-                for _ in range(k):
-                    targets &= targets - 1
-                t = (targets & -targets).bit_length() - 1
-                masks[mover] = mine | 1 << t
-                s = -1                              # a placement at t
             else:
-                s, t = nth_relocation(k - n_place, mine, info)
-                if SUPPORTED_MASK[s] & (mine | other):
-                    masks[mover], masks[1 - mover] = relocate(mine, other, s, t)
-                else:                               # a free ball: only it moves
-                    masks[mover] = mine ^ (1 << s | 1 << t)
-            result = None
-            if n:
-                if masks[1 - mover] == other:       # only the mover's ball at t moved in
-                    now = masks[mover]
+                if k < n_place:
+                    t = info[8][k]
+                    s = -1                          # a placement at t
+                    mine |= 1 << t
+                    moved = False
+                else:
+                    s, t = nth_relocation(k - n_place, mine, info)
+                    moved = SUPPORTED_MASK[s] & occ
+                    if moved:                       # the column above drops
+                        before = mine, other
+                        mine, other = relocate(mine, other, s, t)
+                    else:                           # a free ball: only it moves
+                        mine ^= 1 << s | 1 << t
+                if moved and other != before[1]:     # the drop moved both colours
+                    if self._new_pyramid(mine, before[0]):
+                        result = self._won(mover)
+                    elif self._new_pyramid(other, before[1]):
+                        result = self._won(1 - mover)
+                else:                               # only the mover's ball at t moved in
                     for pyramid in through[t]:
-                        if now & pyramid == pyramid:
+                        if mine & pyramid == pyramid:
                             result = self._won(mover)
                             break
-                else:
-                    result = self._new_pyramid(masks, (mine, other), mover)
+                occ = mine | other
             mover = 1 - mover
+            mine, other = other, mine
             if result is None:
-                occ = masks[0] | masks[1]
                 info = _INFO.get(occ) or occupancy_info(occ)
-                n_place, n_move = count_moves(masks[mover], info)
-                if not (n_place or n_move) and not self._can_move(masks, 1 - mover):
+                n_place, n_move = count_moves(mine, info)
+                if not (n_place or n_move) and not sum(count_moves(other, info)):
                     result = Outcome((), "neither player can move")
                 elif ply >= limit:
                     result = Outcome((), f"{ply} actions without a winner")
             if result is not None:
                 last = PASS_MOVE if s == -2 else RELOCATE_MOVES[s][t] if s >= 0 else \
                     PLACE_MOVES[PLAYER_COLOURS[1 - mover]][t]
-                return SpyramidState(Position.from_masks(*masks), mover, result, last, ply)
+                white, black = (mine, other) if mover == 0 else (other, mine)
+                return SpyramidState(Position.from_masks(white, black), mover, result, last,
+                                     ply)
 
     def held_pyramids(self, position: Position, colour: int) -> int:
         """The union of the pyramids whose five corners all hold `colour`."""
