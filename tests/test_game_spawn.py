@@ -440,7 +440,8 @@ def test_freed_holds_every_point_a_ball_lets_fit(visible):
     # A ball of another colour put at x never undoes a fit, and a point where a
     # colour comes to fit is among freed(x): checked point by point with fits()
     # before and after, for every playable x and colour on random positions.
-    from shibumi.games.spawn import fits, freed, raised
+    # And freed(x) stays within its bound _FREED_REACH[x] (a filter before it).
+    from shibumi.games.spawn import _FREED_REACH, fits, freed, raised
     game = load("spawn", visible=visible)
     checked = 0
     for s in _board_states(range(20 if visible else 8), visible):
@@ -453,6 +454,7 @@ def test_freed_holds_every_point_a_ball_lets_fit(visible):
             for o, mine in enumerate(masks):
                 if mine >> x & 1:
                     continue
+                assert not freed(x, occ, mine) & ~_FREED_REACH[x], game.state_text(s)
                 for q in points_of(after & playable):
                     before = fits(q, mine | 1 << q, occ | 1 << q, visible)
                     now = fits(q, mine | 1 << q, occ2 | 1 << q, visible)
@@ -493,7 +495,8 @@ def test_first_and_second_ball_verdicts_agree_with_the_search(visible):
     # witness, False when no cluster can follow) or leave it to the search
     # (None): every verdict against the search, on every candidate that fits;
     # and draw()'s check of a second ball (_drawn_second, True or False).
-    from shibumi.games.spawn import (LEVEL0, _NEAR2, _raisers, placeable, raised,
+    from shibumi.bits import next_to
+    from shibumi.games.spawn import (LEVEL0, _NEAR2, _NEARBY, _raisers, placeable, raised,
                                      third_spots, under)
     game = load("spawn", visible=visible)
     verdicts = {True: 0, False: 0, None: 0}
@@ -509,8 +512,11 @@ def test_first_and_second_ball_verdicts_agree_with_the_search(visible):
         if not placed:
             fitting = [placeable(m, occ, playable, visible) for m in masks]
             turn = (bare,) + _raisers(occ)
+            near = [next_to(f, _NEARBY) for f in fitting]     # (the clusters' shortcut)
             cases = [(i, p, game._first_ball(masks, occ, playable, fitting, i, p, turn))
                      for i in range(3) for p in points_of(fitting[i])]
+            assert [game._first_ball(masks, occ, playable, fitting, i, p, turn, near)
+                    for i, p, _ in cases] == [v for _, _, v in cases], game.state_text(s)
         else:
             first = placed[0]
             fitting = [placeable(masks[c - 1], occ, playable & _NEAR2[first], visible)
@@ -546,3 +552,33 @@ def test_the_memo_of_the_first_turns_matches_the_rules():
         assert list(due) == game.due(masks, s.placed)
         assert [(c, p) for c, m in zip(due, offered) for p in points_of(m)] == \
             list(game.options(masks, s.placed))
+
+
+@pytest.mark.parametrize("visible", [True, False])
+def test_second_ball_fits_follow_from_the_turn_start(visible):
+    # _second_fits derives where the two colours left fit after the first ball
+    # from the fits _first_options found at the turn's start (kept on the
+    # game): the same as placeable() on the position with the first ball in.
+    from shibumi.games.spawn import _NEAR2, placeable, raised
+    game = load("spawn", visible=visible)
+    checked = 0
+    for s in _board_states(range(25 if visible else 10), visible):
+        masks, occ = game.masks(s), s.position.occupied
+        if s.placed or game.removing(s) or len(game.due(masks, ())) < 3 or not occ:
+            continue
+        playable = s.position.playable()
+        for i, p in ((i, p) for i in range(3) for p in points_of(
+                placeable(masks[i], occ, playable, visible))):
+            game._first_options(masks, occ, playable)       # the turn start's fits
+            assert game._turn_fits[0] == masks
+            low = 1 << p
+            after = masks[:i] + (masks[i] | low,) + masks[i + 1:]
+            occ1 = occ | low
+            play1 = raised(playable, occ1, p)
+            due = [c for c in (1, 2, 3) if c != i + 1]
+            spots = play1 & _NEAR2[p]
+            expected = [placeable(after[c - 1], occ1, spots, visible) for c in due]
+            assert game._second_fits(after, occ1, play1, p, due, spots) == expected, \
+                (game.state_text(s), i, p)
+            checked += 1
+    assert checked > 300

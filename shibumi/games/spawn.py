@@ -186,16 +186,18 @@ def placeable(mine: int, occupied: int, spots: int, visible: bool = True) -> int
     if spots.bit_count() > 5:
         return _placeable_on(mine, occupied, spots, visible, seen)
     out = 0
+    links = None
     while spots:
         low = spots & -spots
         spots ^= low
-        p = low.bit_length() - 1
-        near = TOUCHING_MASK[p] & seen
+        near = TOUCHING_MASK[low.bit_length() - 1] & seen
         if near:
             if near & (near - 1):
                 continue
             q = near.bit_length() - 1
-            if links_and_pinned(occupied, visible)[0][q] & mine:    # q has its pair
+            if links is None:
+                links = links_and_pinned(occupied, visible)[0]
+            if links[q] & mine:                 # q has its pair
                 if not visible or low & LEVEL0:
                     continue
                 second = links_and_pinned(occupied | low, visible)[0][q] & (mine | low)
@@ -282,6 +284,26 @@ _CUTS = tuple(tuple((1 << a | 1 << b, over & ~(1 << x)) for a, b, over in CONTAC
                     if over >> x & 1) for x in POINTS)
 
 
+def sum_touching(mask: int) -> int:
+    """The points touching some point of a mask."""
+    out = 0
+    for p in points_of(mask):
+        out |= TOUCHING_MASK[p]
+    return out
+
+
+def _freed_reach(x: int) -> int:
+    """Every point :func:`freed` may name for x, whatever the balls: next to the
+    ball x may hide, to a ball touching it, or to a ball of a contact x cuts."""
+    changed = 0
+    for q in POINTS:
+        if _HIDES[x] >> q & 1:
+            changed |= 1 << q | TOUCHING_MASK[q]
+    for pair, _ in _CUTS[x]:
+        changed |= pair
+    return sum_touching(changed)
+
+
 def freed(x: int, occupied: int, mine: int) -> int:
     """The points where a ball of a colour (its balls: ``mine``) may come to fit,
     seen from above, once a ball of another colour is put at x (``occupied``:
@@ -359,6 +381,12 @@ def third_spots(a: int, b: int) -> int:
     return NEAR[a] | NEAR[b] if NEAR[a] >> b & 1 else NEAR[a] & NEAR[b]
 
 
+#: _FREED_REACH[x]: a bound on :func:`freed` for x (a filter before calling it).
+_FREED_REACH = tuple(_freed_reach(x) for x in POINTS)
+#: _THIRD[a][b]: :func:`third_spots` of a and b.
+_THIRD = tuple(tuple(third_spots(a, b) for b in POINTS) for a in POINTS)
+#: The two other colour indices of each colour index.
+_OTHERS = ((1, 2), (0, 2), (0, 1))
 #: next_to tables for "next to" (touching or diagonal on a level).
 _NEARBY = neighbour_tables(NEAR)
 #: _NEEDS[q]: the points p whose quick proof cannot take the board ball q away
@@ -366,13 +394,14 @@ _NEARBY = neighbour_tables(NEAR)
 _NEEDS = tuple(sum(1 << p for p in POINTS if _SUPPORTS_NEAR[p] >> q & 1) for q in POINTS)
 
 
-def _first_proved(fitting: list[int], bare: int) -> list[int]:
+def _first_proved(fitting: list[int], bare: int, near=None) -> list[int]:
     """For a turn's first ball with three colours due (and room for them), the
     points of each colour proved at once, on whole masks: the two other
     colours fit at two different points next to it, and a bare board ball
     (``bare``, -1 on the opening turn) holds up neither it nor a point next to
     it, so it can be taken away afterwards (see :meth:`Spawn._surely_finishes`).
-    ``fitting``: where each colour fits now."""
+    ``fitting``: where each colour fits now; ``near``: :func:`next_to` of each
+    (on :data:`_NEARBY`), if known."""
     stuck = 0 if bare == -1 else ALL_MASK       # where no bare ball is spared
     if bare != -1:
         while bare and stuck:
@@ -380,7 +409,9 @@ def _first_proved(fitting: list[int], bare: int) -> list[int]:
             bare ^= low
             stuck &= _NEEDS[low.bit_length() - 1]
     a, b, c = fitting
-    near_a, near_b, near_c = (next_to(f, _NEARBY)[0] for f in fitting)
+    if near is None:
+        near = [next_to(f, _NEARBY) for f in fitting]
+    near_a, near_b, near_c = near[0][0], near[1][0], near[2][0]
     two_ab, two_ac, two_bc = (next_to(f, _NEARBY)[1] for f in (a | b, a | c, b | c))
     return [a & near_b & near_c & two_bc & ~stuck, b & near_a & near_c & two_ac & ~stuck,
             c & near_a & near_b & two_ab & ~stuck]
@@ -444,13 +475,14 @@ def _static_witness(p: int, a: int, b: int, free: int) -> bool:
     """Whether balls of two colours at points of ``a`` and ``b`` (where they fit
     now: they still will) make a cluster with a ball at p, leaving one of the
     bare board balls ``free`` uncovered (to be taken away)."""
+    spots_of = _THIRD[p]
     for xs, ys in ((a, b), (b, a)):
         while xs:
             x_low = xs & -xs
             xs ^= x_low
             x = x_low.bit_length() - 1
             kept = free & ~SUPPORT_MASK[x]
-            thirds = ys & third_spots(p, x) & ~x_low
+            thirds = ys & spots_of[x] & ~x_low
             while kept and thirds:
                 y_low = thirds & -thirds
                 thirds ^= y_low
@@ -573,6 +605,9 @@ rule, hidden or cut ones too.
         self._finish = _FINISH.setdefault(self.visible, {})
         self._options = _OPTIONS.setdefault(self.visible, {})
         self._offered = _OFFERED.setdefault(self.visible, {})
+        # The last turn start's (masks, fits of each colour): the second ball's
+        # fits follow from them (:meth:`_second_fits`).
+        self._turn_fits = (None, None)
 
     def initial_state(self, rng=None) -> SpawnState:
         return self.settle(SpawnState())
@@ -898,7 +933,8 @@ rule, hidden or cut ones too.
         visible = self.visible
         fitting = [placeable(mask, occ, playable, visible) for mask in masks]
         bare = occ & LEVEL0 & ~under(occ)[0]
-        offered = _first_proved(fitting, bare)
+        near = [next_to(f, _NEARBY) for f in fitting]
+        offered = _first_proved(fitting, bare, near)
         turn = None
         for i in (0, 1, 2):
             points = fitting[i] & ~offered[i]
@@ -908,13 +944,15 @@ rule, hidden or cut ones too.
                 p = low.bit_length() - 1
                 if turn is None:
                     turn = (bare,) + _raisers(occ)
-                verdict = self._first_ball(masks, occ, playable, fitting, i, p, turn)
+                verdict = self._first_ball(masks, occ, playable, fitting, i, p, turn,
+                                           near)
                 if verdict is None:
                     verdict = self._search(masks[:i] + (masks[i] | low,) + masks[i + 1:],
                                            occ | low, (p,), low,
                                            [c for c in COLOURS if c != i + 1])
                 if verdict:
                     offered[i] |= low
+        self._turn_fits = (masks, fitting)
         return offered
 
     def _second_options(self, masks, occ, playable, first, due) -> list[int]:
@@ -923,11 +961,11 @@ rule, hidden or cut ones too.
         take away at the end: where each fits next to the first, kept when the
         third colour fits next to both and a bare board ball lies under
         neither, else decided by :meth:`_second_ball` (or the search)."""
-        visible = self.visible
         spots = playable & _NEAR2[first]        # the cluster reaches no further
-        fitting = [placeable(masks[c - 1], occ, spots, visible) for c in due]
+        fitting = self._second_fits(masks, occ, playable, first, due, spots)
         done = 1 << first
         bare = occ & LEVEL0 & ~under(occ)[0] & ~done
+        spots_of = _THIRD[first]
         offered = []
         for i in (0, 1):
             points, thirds, o = fitting[i], fitting[1 - i], due[1 - i] - 1
@@ -936,12 +974,16 @@ rule, hidden or cut ones too.
                 low = points & -points
                 points ^= low
                 x = low.bit_length() - 1
-                spread = third_spots(first, x)
+                spread = spots_of[x]
                 y = thirds & spread & ~low
                 if y and bare & ~SUPPORT_MASK[x] & ~SUPPORT_MASK[(y & -y).bit_length() - 1]:
                     legal |= low
                     continue
-                after = raised(playable, occ | low, x)
+                after = playable & ~low
+                occ2 = occ | low
+                for above, support in _RAISED[x]:
+                    if occ2 & support == support:
+                        after |= above
                 if not after & spread:
                     continue                    # nowhere for the third ball
                 verdict = self._second_ball(masks, occ, playable, after, x, spread,
@@ -955,13 +997,40 @@ rule, hidden or cut ones too.
             offered.append(legal)
         return offered
 
+    def _second_fits(self, masks, occ, playable, first, due, spots) -> list[int]:
+        """Where each colour ``due`` fits among ``spots`` once the first ball is in:
+        :func:`placeable`, or from the fits at the turn's start if they are the
+        last ones :meth:`_first_options` found. A ball of another colour never
+        undoes a fit, and makes one only on a point it raises or frees
+        (:func:`freed`); those few points are checked."""
+        low = 1 << first
+        start, fits = self._turn_fits
+        before = (masks[0] & ~low, masks[1], masks[2]) if masks[0] & low else \
+            (masks[0], masks[1] & ~low, masks[2]) if masks[1] & low else \
+            (masks[0], masks[1], masks[2] & ~low)
+        if start != before:
+            return [placeable(masks[c - 1], occ, spots, self.visible) for c in due]
+        occ0 = occ & ~low
+        raised_now = spots & ~playable_bits(occ0)
+        upper = self.visible and low & ~LEVEL0
+        out = []
+        for c in due:
+            fit = fits[c - 1]
+            extra = raised_now | freed(first, occ0, masks[c - 1]) & spots if upper \
+                else raised_now
+            extra &= ~fit
+            fit &= spots
+            out.append(fit | placeable(masks[c - 1], occ, extra, self.visible) if extra
+                       else fit)
+        return out
+
     def _third_options(self, masks, occ, playable, placed, o) -> int:
         """:meth:`option_masks` for a turn's third ball (colour ``o``, an index of
         ``masks``), with room for it and a ball to take away after: where it
         fits next to the first two, if a bare board ball is left uncovered (it
         may always go), else if some ball may be taken away."""
         first, second = placed
-        fit = placeable(masks[o], occ, playable & third_spots(first, second), self.visible)
+        fit = placeable(masks[o], occ, playable & _THIRD[first][second], self.visible)
         done = 1 << first | 1 << second
         bare = occ & LEVEL0 & ~under(occ)[0] & ~done
         legal = 0
@@ -1003,7 +1072,8 @@ rule, hidden or cut ones too.
                 return True
         return None
 
-    def _first_ball(self, masks, occ, playable, fitting, i, p, turn) -> bool | None:
+    def _first_ball(self, masks, occ, playable, fitting, i, p, turn,
+                    near=None) -> bool | None:
         """Whether a turn's first ball of colour ``i + 1`` at p (it fits) leaves a
         whole turn: True with a witness (two more balls and a bare board ball to
         take away), False when no second and third ball can follow it, None when
@@ -1025,21 +1095,40 @@ rule, hidden or cut ones too.
         visible = self.visible
         low = 1 << p
         reach = _NEAR2[p] & ~low
-        j, k = (1, 2) if i == 0 else (0, 2) if i == 1 else (0, 1)
-        a, b = fitting[j] & reach, fitting[k] & reach
+        j, k = _OTHERS[i]
+        fj, fk = fitting[j], fitting[k]
+        a, b = fj & reach, fk & reach
         free = bare & ~SUPPORT_MASK[p]          # bare board balls p does not cover
         # Where the others fit now, they still will: a cluster of those first.
-        clustered = _clusters(p, a, b)
+        if near is None:
+            clustered = _clusters(p, a, b)
+        else:                                   # _clusters on the turn's next_to
+            a_near, b_near = fj & NEAR[p], fk & NEAR[p]
+            either = a_near | b_near
+            # (next to a ball of a colour other than at p: twice if p has one)
+            clustered = bool(a_near and b_near and either & (either - 1)
+                             or a_near & near[k][fk >> p & 1]
+                             or b_near & near[j][fj >> p & 1])
         if clustered and free and _static_witness(p, a, b, free):
             return True
         occ1 = occ | low
-        after = raised(playable, occ1, p)
-        a_new = b_new = after & ~playable & reach          # the platforms p completes
+        after = playable & ~low
+        a_new = b_new = 0
+        if low & one:                                      # the platform p completes
+            for above, support in _RAISED[p]:
+                if occ1 & support == support:
+                    after |= above
+            a_new = b_new = after & ~playable & reach
         if visible and low & ~LEVEL0:                      # and the points it may let fit
-            a_new |= freed(p, occ, masks[j]) & after & reach & ~a
-            b_new |= freed(p, occ, masks[k]) & after & reach & ~b
-        a_new = placeable(masks[j], occ1, a_new, visible) if a_new else 0
-        b_new = placeable(masks[k], occ1, b_new, visible) if b_new else 0
+            spare = after & reach & _FREED_REACH[p]
+            if spare & ~a:
+                a_new |= freed(p, occ, masks[j]) & spare & ~a
+            if spare & ~b:
+                b_new |= freed(p, occ, masks[k]) & spare & ~b
+        if a_new:
+            a_new = placeable(masks[j], occ1, a_new, visible)
+        if b_new:
+            b_new = placeable(masks[k], occ1, b_new, visible)
         if a_new or b_new:
             a |= a_new
             b |= b_new
@@ -1053,15 +1142,24 @@ rule, hidden or cut ones too.
             if pair & low:
                 raisers |= pair ^ low
         movers = raisers | ~LEVEL0 if visible else raisers
+        thirds_of = _THIRD[p]
         for xs, ys, o in ((a & movers, b, k), (b & movers, a, j)):
             while xs:
                 x_low = xs & -xs
                 xs ^= x_low
                 x = x_low.bit_length() - 1
-                new = raised(after, occ1 | x_low, x) & ~after if x_low & raisers else 0
+                spread = thirds_of[x] & ~x_low
+                new = 0
+                if x_low & raisers:
+                    occ2 = occ1 | x_low
+                    for above, support in _RAISED[x]:
+                        if occ2 & support == support:
+                            new |= above
+                    new &= ~after & spread
                 if visible and x_low & ~LEVEL0:
-                    new |= freed(x, occ1, masks[o]) & after & ~ys
-                new &= third_spots(p, x) & ~x_low
+                    spare = spread & after & ~ys & _FREED_REACH[x]
+                    if spare:
+                        new |= freed(x, occ1, masks[o]) & spare
                 if new:
                     thirds = placeable(masks[o], occ1 | x_low, new, visible)
                     if thirds:
@@ -1160,16 +1258,27 @@ rule, hidden or cut ones too.
                 masks = tuple(masks)
                 last, ply, placed, mover = REMOVE_MOVES[p], ply + 1, (), 1 - mover
             else:
-                c, p = _nth_option(offered, rnd)
-                masks = masks[:c - 1] + (masks[c - 1] | 1 << p,) + masks[c:]
+                due, points = offered                   # (one colour: drawn at once)
+                if len(due) == 1:
+                    c, mask = due[0], points[0]
+                    p = nth_point(mask, int(rnd() * mask.bit_count()))
+                else:
+                    c, p = _nth_option(offered, rnd)
+                low = 1 << p
+                if c == 1:
+                    masks = (masks[0] | low, masks[1], masks[2])
+                elif c == 2:
+                    masks = (masks[0], masks[1] | low, masks[2])
+                else:
+                    masks = (masks[0], masks[1], masks[2] | low)
                 last, ply, placed = PLACE_MOVES[c][p], ply + 1, placed + (p,)
                 occ = masks[0] | masks[1] | masks[2]
                 if occ == ALL_MASK:
                     return SpawnState(Position.from_masks(*masks), mover,
                                       self._completed(mover), last, ply, placed)
-                if len(offered[0]) > 1:                         # another colour is due
+                if len(due) > 1:                                # another colour is due
                     offered = self._follow_up(masks, occ, placed,
-                                              [d for d in offered[0] if d != c])
+                                              [d for d in due if d != c])
                     continue
                 if occ.bit_count() != len(placed):              # a removal follows
                     offered = None
