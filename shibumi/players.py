@@ -42,7 +42,7 @@ class RandomPlayer:
 class _Node:
     """A node of the search tree.  ``proven``, once known, is the exact result
     under perfect play from here: (reward per player, actions to the end)."""
-    __slots__ = ("state", "mover", "moves", "children", "visits", "value", "proven")
+    __slots__ = ("state", "mover", "moves", "children", "visits", "value", "proven", "amaf")
 
     def __init__(self, game: Game, state: State) -> None:
         self.state = state
@@ -53,6 +53,8 @@ class _Node:
         # Total reward for the player who moved *into* this node, per player.
         self.value = [0.0] * game.num_players
         self.proven = None
+        # With RAVE: {move: [times the mover played it later, their total reward]}.
+        self.amaf = None
         if self.mover == TERMINAL:
             self.proven = (game.outcome(state).returns(game.num_players), 0)
         elif self.mover >= 0:
@@ -81,6 +83,21 @@ def _prove(node: _Node) -> None:
             best = child.proven
     if best is not None and (complete or best[0][mover] >= 1.0):
         node.proven = (best[0], best[1] + 1)
+
+
+def _learn_amaf(node: _Node, moves, reward: float) -> None:
+    """RAVE's statistics: the mover of ``node`` made each of ``moves`` later in an
+    iteration that gave them ``reward``."""
+    amaf = node.amaf
+    if amaf is None:
+        amaf = node.amaf = {}
+    for move in moves:
+        stat = amaf.get(move)
+        if stat is None:
+            amaf[move] = [1, reward]
+        else:
+            stat[0] += 1
+            stat[1] += reward
 
 
 class _InfoNode:
@@ -128,17 +145,30 @@ class MCTSPlayer:
     (a UCB1 bandit), so the others' actual choices play no part.
 
     Give a budget in ``iterations`` or ``seconds`` (the first reached stops).
+
+    A game may opt in to search features through ``search_features`` (a dict;
+    with perfect information only): ``rave``, the k of RAVE (all moves as
+    first, keyed by the game's ``amaf_moves``: a node's statistics for each
+    move its mover made later in an iteration, mixed into the children's
+    values with weight beta = sqrt(k / (3n + k)) after n visits), and
+    ``exploration``, the constant to use with it.  The constructor's ``rave``
+    and ``exploration`` override the game's (``rave=0`` turns RAVE off).
+    Games that declare nothing are searched by plain UCT as before.
     """
 
     def __init__(self, iterations: int = 1000, seconds: float | None = None,
-                 exploration: float = EXPLORATION, seed: int | None = None) -> None:
+                 exploration: float | None = None, seed: int | None = None,
+                 rave: float | None = None) -> None:
         if type(iterations) is not int or not 1 <= iterations <= MAX_ITERATIONS:
             raise ValueError(f"MCTS takes 1 to {MAX_ITERATIONS:,} iterations, not {iterations!r}")
         if seconds is not None and not 0 <= seconds <= MAX_SECONDS:
             raise ValueError(f"MCTS takes 0 to {MAX_SECONDS:g} seconds a move, not {seconds!r}")
         self.iterations = iterations
         self.seconds = seconds
-        self.exploration = exploration
+        self._exploration = exploration
+        self.exploration = EXPLORATION if exploration is None else exploration
+        self._rave = rave
+        self.rave = 0.0
         self.rng = random.Random(seed)
         self._tree = None                  # (game, node) kept for the next move
         self.root = None                   # the last search's root, for inspection
@@ -153,6 +183,7 @@ class MCTSPlayer:
             return self._choose_simultaneous(game, view, seat)
         if game.info.hidden_information:
             return self._choose_hidden(game, view, seat)
+        self._configure(game)
         root = self.root = self._reuse(game, view)
         if len(root.moves) == 1:
             return root.moves[0]
@@ -163,6 +194,15 @@ class MCTSPlayer:
         move = self._best(root)
         self._tree = (game, root.children[move])
         return move
+
+    def _configure(self, game: Game) -> None:
+        """The search features for this game: the constructor's choice, else the
+        game's (``game.search_features``), else plain UCT."""
+        features = getattr(game, "search_features", None) or {}
+        rave = self._rave if self._rave is not None else features.get("rave", 0.0)
+        self.rave = rave if rave and hasattr(game, "amaf_moves") else 0.0
+        self.exploration = self._exploration if self._exploration is not None \
+            else features.get("exploration", EXPLORATION) if self.rave else EXPLORATION
 
     def _reuse(self, game: Game, view: State) -> _Node:
         """The subtree of the last search that this position reached, or a new root.
@@ -213,33 +253,43 @@ class MCTSPlayer:
             yield i
 
     def _iterate(self, game: Game, root: _Node) -> None:
+        """One iteration: select down the tree, add one node, play out, back up.
+
+        With RAVE (``self.rave``) a new node is the untried move with the best
+        all-moves-as-first value, the selection mixes those values in
+        (:meth:`_select_rave`), and every node on the path learns, for each move
+        its mover made later in the iteration (the tree's moves and the
+        playout's, ``game.amaf_moves``), the reward that followed."""
+        rave = self.rave
         node, path = root, [root]
         # Selection and expansion (none once the tree is full: memory stays bounded).
         while node.mover >= 0 and node.proven is None:
-            untried = [m for m in node.moves if m not in node.children]
+            untried = len(node.children) < len(node.moves)
             if untried and self._room():
-                move = self.rng.choice(untried)
-                child = _Node(game, game.apply(node.state, move))
-                node.children[move] = child
+                move = self._untried_rave(node) if rave else self.rng.choice(
+                    [m for m in node.moves if m not in node.children])
+                child = node.children[move] = _Node(game, game.apply(node.state, move))
                 path.append(child)
                 node = child
                 break
             if untried:                   # the tree is full: play out from here
                 break
-            node = self._select(node)
+            node = self._select_rave(node) if rave else self._select(node)
             path.append(node)
         # Chance and simultaneous nodes are not expanded: the playout samples them.
         if node.proven is not None:
-            rewards = node.proven[0]
+            rewards, final = node.proven[0], node.state
         else:
-            rewards = game.outcome(game.playout(node.state, self.rng)) \
-                .returns(game.num_players)
+            final = game.playout(node.state, self.rng)
+            rewards = game.outcome(final).returns(game.num_players)
         for n in reversed(path):
             n.visits += 1
             for p, r in enumerate(rewards):
                 n.value[p] += r
             if n.proven is None and n.children:
                 _prove(n)
+            if rave and n.mover >= 0:
+                _learn_amaf(n, game.amaf_moves(n.state, final), rewards[n.mover])
 
     def _select(self, node: _Node) -> _Node:
         """UCT among the children not proven lost for the mover (if any are left)."""
@@ -251,6 +301,45 @@ class MCTSPlayer:
             if proven is not None and proven[0][player] <= 0.0:
                 continue
             score = child.value[player] / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        if best is None:                  # every move loses: look at the slowest loss
+            best = max(node.children.values(), key=lambda ch: _preference(ch.proven, player))
+        return best
+
+    # -- RAVE (all moves as first) ---------------------------------------------------
+    def _untried_rave(self, node: _Node) -> Move:
+        """The untried move with the best AMAF value (ties at random)."""
+        amaf, best, best_score = node.amaf or {}, [], -1.0
+        for move in node.moves:
+            if move in node.children:
+                continue
+            stat = amaf.get(move)
+            score = stat[1] / stat[0] if stat else 0.5
+            if score > best_score:
+                best, best_score = [move], score
+            elif score == best_score:
+                best.append(move)
+        return best[0] if len(best) == 1 else self.rng.choice(best)
+
+    def _select_rave(self, node: _Node) -> _Node:
+        """UCT on values mixed with the AMAF values, weighted by
+        beta = sqrt(k / (3n + k)) (k = ``rave``), among the children not proven
+        lost for the mover."""
+        log_n = math.log(node.visits)
+        player, c, k, amaf = node.mover, self.exploration, self.rave, node.amaf or {}
+        best, best_score = None, -1e9
+        for move, child in node.children.items():
+            proven = child.proven
+            if proven is not None and proven[0][player] <= 0.0:
+                continue
+            n = child.visits
+            q = child.value[player] / n
+            stat = amaf.get(move)
+            if stat:
+                beta = math.sqrt(k / (3 * n + k))
+                q = (1.0 - beta) * q + beta * stat[1] / stat[0]
+            score = q + c * math.sqrt(log_n / n)
             if score > best_score:
                 best, best_score = child, score
         if best is None:                  # every move loses: look at the slowest loss

@@ -123,3 +123,96 @@ def test_the_perfect_player():
     with pytest.raises(ValueError, match="only solved games.*not Spice"):
         PerfectPlayer().choose(load("spice"), load("spice").initial_state())
     assert isinstance(make_player("perfect"), PerfectPlayer)
+
+
+# -- RAVE, the search feature Spline opts in to ------------------------------------
+
+from shibumi.games.spline import Spline
+from shibumi.players import EXPLORATION
+
+
+def _nodes(root):
+    stack, seen = [root], []
+    while stack:
+        node = stack.pop()
+        seen.append(node)
+        stack.extend(node.children.values())
+    return seen
+
+
+def test_spline_turns_rave_on_and_other_games_do_not():
+    spline, span = load("spline"), load("span")
+    player = MCTSPlayer(iterations=100, seed=0)
+    player.choose(spline, spline.initial_state())
+    assert player.rave == Spline.search_features["rave"] > 0
+    assert player.exploration == Spline.search_features["exploration"]
+    assert player.root.amaf
+    # the constructor's choices win over the game's
+    chosen = MCTSPlayer(iterations=50, seed=0, rave=1000, exploration=0.9)
+    chosen.choose(spline, spline.initial_state())
+    assert (chosen.rave, chosen.exploration) == (1000, 0.9)
+    player.choose(span, span.initial_state())
+    assert player.rave == 0.0 and player.exploration == EXPLORATION
+    assert all(node.amaf is None for node in _nodes(player.root))
+    # asked for, RAVE stays off in a game without AMAF keys (game.amaf_moves)
+    player = MCTSPlayer(iterations=100, seed=0, rave=300)
+    player.choose(span, span.initial_state())
+    assert player.rave == 0.0 and all(node.amaf is None for node in _nodes(player.root))
+
+
+def test_rave_off_is_the_plain_search():
+    """MCTSPlayer(rave=0) on Spline plays as on a Spline that declares no search
+    features: the plain UCT of every other game, move for move."""
+    game = load("spline")
+    plain = Spline()
+    plain.search_features = {}
+    a, b = MCTSPlayer(iterations=300, seed=4, rave=0), MCTSPlayer(iterations=300, seed=4)
+    state = game.initial_state()
+    for _ in range(6):
+        move = a.choose(game, state)
+        assert b.choose(plain, state) == move
+        assert a.root.visits == b.root.visits and a.root.amaf is None is b.root.amaf
+        state = game.apply(state, move)
+
+
+def test_one_rave_iteration_credits_each_movers_later_moves():
+    """After one iteration every node on the path holds, for each ball its mover
+    placed later (in the tree or the playout), one visit with the mover's reward."""
+    game = load("spline")
+    finals = []
+
+    class Recorded(Spline):
+        def playout(self, state, rng):
+            final = super().playout(state, rng)
+            finals.append(final)
+            return final
+
+    recorded = Recorded()
+    player = MCTSPlayer(iterations=1, seed=2)
+    player.choose(recorded, recorded.initial_state())
+    root = player.root
+    (move, child), = root.children.items()
+    final, = finals
+    rewards = recorded.outcome(final).returns(2)
+    for node, mover in ((root, 0), (child, 1)):
+        colour = recorded.colour_of(mover)
+        later = final.position.mask(colour) & ~node.state.position.occupied
+        assert sorted(m.point for m in node.amaf) == [p for p in range(30) if later >> p & 1]
+        assert all(stat == [1, rewards[mover]] for stat in node.amaf.values())
+    assert move in root.amaf                      # the tree's own move counts
+
+
+def test_rave_statistics_stay_consistent():
+    """Each AMAF count is at most the node's visits and at least the visits of
+    the child its move leads to; each total lies between 0 and its count."""
+    game = load("spline")
+    player = MCTSPlayer(iterations=600, seed=5)
+    player.choose(game, _near_end(game, 1, 18))
+    for node in _nodes(player.root):
+        if node.mover < 0 or not node.visits or node.amaf is None:
+            continue
+        colour = game.colour_of(node.mover)
+        for move, (count, total) in node.amaf.items():
+            assert move.colour == colour and count <= node.visits and 0 <= total <= count
+            if move in node.children:
+                assert count >= node.children[move].visits
