@@ -9,9 +9,9 @@ from conformance import (check_playouts, check_random_games,
 from reference import ABOVE, ALL, cells_of, centre, open_points, touch
 from shibumi import IllegalMoveError, NotationError, UnknownGameError, load
 from shibumi.analysis import perft
-from shibumi.games.spargo import (MOST_TURNS, capture_round, fresh_placements, place,
-                                  placements, raised_playable, resolve, settled,
-                                  with_freedom, zombies)
+from shibumi.games.spargo import (MOST_TURNS, capture_round, fresh_placements, groups_of,
+                                  place, placements, raised_playable, regrouped, resolve,
+                                  settled, with_freedom, zombies)
 from shibumi.geometry import COORDS, SUPPORTED_MASK, points_of
 from shibumi.notation import parse_point, point_name
 from shibumi.position import BLACK, WHITE, Position
@@ -49,7 +49,7 @@ def test_conformance():
     check_random_games("spargo", seeds=range(25))
     check_random_games("spargo", seeds=range(10), cycle="ko")
     check_random_games("spargo", seeds=range(8), players=3)
-    check_playouts("spargo", games=120)
+    check_playouts("spargo", games=200)
     check_playouts("spargo", games=60, players=3, cycle="ko")
 
 
@@ -57,7 +57,7 @@ def test_conformance():
                                     {"supply": 9, "turn_limit": 40},
                                     {"players": 3, "cycle": "ko", "supply": 30}])
 def test_playouts_under_every_parameter(params):
-    check_playouts("spargo", games=40, **params)
+    check_playouts("spargo", games=60, **params)
 
 
 def test_declaration_and_parameters():
@@ -689,3 +689,29 @@ def test_the_fast_survey_agrees_with_playing_every_placement_out(players):
             assert raised_playable(occupied) == s.position.playable() & ~0xFFFF
             s = game.apply(s, rng.choice(game.legal_moves(s)))
     assert checked > 2000
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_groups_carried_through_every_placement_match_the_groups_worked_out(players):
+    # The playout carries the groups from turn to turn (regrouped after a
+    # placement that takes balls off or does more than add its ball): along
+    # random games, for every allowed placement of the player to move, they
+    # equal the groups worked out afresh on the position after it.
+    game = load("spargo", players=players)
+    rng = random.Random(23)
+    checked = 0
+    for _ in range(40):
+        s = game.initial_state()
+        while not game.is_terminal(s):
+            masks = (s.position.white, s.position.black, s.position.red)
+            occupied = s.position.occupied
+            groups = [groups_of(masks[c], occupied) for c in range(players)]
+            for p, after in placements(masks, s.to_move, players):
+                gone = occupied & ~(after[0] | after[1] | after[2])
+                carried = regrouped([list(g) for g in groups], after, s.to_move, 1 << p, gone)
+                fresh_occupied = after[0] | after[1] | after[2]
+                for c in range(players):
+                    assert sorted(carried[c]) == sorted(groups_of(after[c], fresh_occupied))
+                checked += 1
+            s = game.apply(s, rng.choice(game.legal_moves(s)))
+    assert checked > 5000

@@ -1,6 +1,7 @@
 """Spyramid: add or move balls; five corners of a pyramid win."""
 import itertools
 import math
+import random
 
 import pytest
 from hypothesis import given, strategies as st
@@ -11,7 +12,8 @@ from conftest import random_position
 from shibumi import IllegalMoveError, Move, UnknownGameError, load
 from shibumi.analysis import perft
 from shibumi.games.spyramid import (BOOK_UPRIGHT, INVERTED, PYRAMID_SETS, ROTATED,
-                                    UPRIGHT, count_moves, nth_relocation, occupancy_info)
+                                    UPRIGHT, board_table, count_moves, loaded_targets,
+                                    nth_relocation, occupancy_info, upper_record)
 from shibumi.geometry import LEVEL, SUPPORTED, point_at, points_of
 from shibumi.mechanics import relocations
 from shibumi.notation import point_name
@@ -38,6 +40,23 @@ def test_variants_play_to_the_end(params):
 
 def test_fast_playouts_play_the_rules_games():
     check_playouts("spyramid", games=400)
+
+
+def test_fast_playouts_pass_like_the_rules():
+    # A player with no move passes (a rare case in random games: this one is
+    # replayed through its pass from a few actions before it, with the same draws).
+    game = load("spyramid", pyramids="book")
+    s, rng = game.initial_state(), random.Random(227)
+    states = [(s, rng.getstate())]
+    while not game.is_terminal(s):
+        s = game.random_step(s, rng)
+        states.append((s, rng.getstate()))
+    at = next(i for i, (t, _) in enumerate(states) if t.last and t.last.kind == "pass")
+    for start, drawn in states[at - 4:at]:
+        fast_rng = random.Random()
+        fast_rng.setstate(drawn)
+        assert game.random_playout(start, fast_rng) == s
+        assert fast_rng.getstate() == rng.getstate()
 
 
 def test_declaration_and_parameters():
@@ -292,6 +311,22 @@ def test_occupancy_info_from_its_memoised_parts_matches_the_position(seed, balls
         assert sum(1 for under in unders if under >> p & 1) == over
     assert partial == sum(1 << p for p in range(30) if free >> p & 1 and resting[p] == 0
                           and any(playable >> q & 1 for q in SUPPORTED[p]))
+
+
+@given(st.integers(0, 2 ** 32), st.integers(0, 30))
+def test_playout_records_match_the_occupancy_info(seed, balls):
+    # The playout reads the playable points from a record of the board level and
+    # one of the balls above it, and the targets of loaded balls from the latter.
+    pos = random_position(seed, balls, colours=(WHITE, BLACK))
+    occ = pos.occupied
+    info = occupancy_info(occ)
+    covered, loaded, keeps, up = upper_record(occ >> 16)
+    playable = (board_table()[occ & 0xFFFF] | up) & ~occ
+    assert playable == info[0] == pos.playable()
+    assert occ & ~covered == info[1] and loaded == info[3]
+    assert sorted(keeps) == [1 << p for p in points_of(loaded)]
+    for low, keep in keeps.items():
+        assert playable & keep == loaded_targets(low.bit_length() - 1, info)
 
 
 # -- perft -----------------------------------------------------------------------------------

@@ -326,8 +326,12 @@ def _splits(x: int, cuts: int, masks, groups, occupied: int, empty: int):
         low = cuts & -cuts
         cuts ^= low
         pair = _PAIR[low.bit_length() - 1]
-        c = next(c for c in range(len(groups)) if masks[c] & pair == pair)
-        group = next(g for g, _ in groups[c] if g & pair)
+        for c, mine in enumerate(masks):        # the colour of the pair, then its group
+            if mine & pair == pair:
+                break
+        for group, _ in groups[c]:
+            if group & pair:
+                break
         if flood(pair & -pair, group, near) & pair == pair:
             continue
         split = True
@@ -402,7 +406,10 @@ def _taken(doomed: int, occupied: int, carrying: int) -> int:
     staying = occupied & ~doomed
     if not doomed & _under(staying):
         return doomed               # none of them holds up a ball that stays
-    for q in reversed(points_of(doomed & carrying)):       # from the top down
+    rest = doomed & carrying
+    while rest:                                             # from the top down
+        q = rest.bit_length() - 1
+        rest ^= 1 << q
         if SUPPORTED_MASK[q] & staying:
             staying |= 1 << q
     return doomed & ~staying
@@ -478,7 +485,15 @@ def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
     beside_empty = ((empty << 1) & ~_LEFT_FILE | (empty >> 1) & ~_RIGHT_FILE
                     | (empty << 4) | (empty >> 4))
     special = {}
-    rest = raised_playable(occupied)
+    # raised_playable(occupied), inline: empty points on four balls
+    board = occupied & 0xFFFF
+    rest = _ON_BOARD_SQUARES[board & board >> 1 & board >> 4 & board >> 5 & 0x777]
+    upper = occupied >> 16
+    if upper:
+        rest |= _ON_LEVEL1_SQUARES[upper & upper >> 1 & upper >> 3 & upper >> 4 & 0x1B]
+        if upper >> 9 & 15 == 15:
+            rest |= 1 << 29
+        rest &= ~occupied
     safe = alive = own_zombies = 0
     if last or rest or empty & ~beside_empty:
         # (otherwise every hole has an empty hole beside it and takes nothing)
@@ -492,7 +507,7 @@ def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
                 own_zombies |= group
     legal = empty & (beside_empty | safe)
     if last or rest:
-        hidden, _, carrying = _links(occupied)
+        hidden, _, carrying = _LINKS.get(upper) or _links(occupied)
         if hidden:
             own_zombies |= hidden & masks[mover]
             enemy_zombies |= hidden & ~masks[mover]
@@ -501,7 +516,10 @@ def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
             legal &= ~bit
             p = bit.bit_length() - 1
             doomed |= enemy_zombies
-            gone = _taken(doomed, occupied, carrying) if doomed & carrying else doomed
+            # _taken, with its quick answers inline: none of them holds up a ball
+            gone = doomed if not doomed & carrying or not doomed & \
+                (_UNDER.get((occupied & ~doomed) >> 16) or _under(occupied & ~doomed)) \
+                else _taken(doomed, occupied, carrying)
             if _HOLE_NEIGHBOURS[p] & (empty | gone) or safe & bit:
                 lives = True
             else:
@@ -520,7 +538,7 @@ def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
                 special[p] = gone
     if rest:
         mine = masks[mover]
-        cutters = None
+        enemies = _ENEMIES[players][mover]
         while rest:
             bit = rest & -rest
             rest ^= bit
@@ -529,18 +547,19 @@ def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
                 touched = _TOUCHED[p]
                 if not touched & mine:
                     continue    # alone, with no board ball, it can never have freedom
-                if cutters is None:
-                    # For each enemy: the balls of level 1 not theirs (an
-                    # overpass with one of theirs does not split them: that
-                    # ball joins both balls under it), and their contacts
-                    # that could be cut.
-                    cutters = [((occupied & ~masks[c]) >> 16 & 0x1FF, _same_pairs(masks[c]))
-                               for c in _ENEMIES[players][mover]]
+                # For each enemy: the balls of level 1 not theirs (an overpass
+                # with one of theirs does not split them: that ball joins both
+                # balls under it), and their contacts that could be cut
+                # (_same_pairs, inline).
                 cuts = 0
-                for others, pairs in cutters:
-                    cuts |= _CUTS[p - 16][others] & pairs
-                split, doomed = (_splits(p, cuts, masks, groups, occupied, empty) if cuts
-                                 else (False, 0))
+                for c in enemies:
+                    theirs = masks[c]
+                    cuts |= _CUTS[p - 16][(occupied & ~theirs) >> 16 & 0x1FF] & (
+                        theirs & theirs >> 1 & 0x0770 | (theirs & theirs >> 4 & 0x0666) << 16)
+                if cuts:
+                    split, doomed = _splits(p, cuts, masks, groups, occupied, empty)
+                else:
+                    split = doomed = 0
                 if not doomed:
                     if touched & alive:
                         legal |= bit
@@ -596,20 +615,40 @@ def regrouped(groups: list, masks, mover: int, bit: int, gone: int) -> list:
     only joins again the contacts they cut (with nothing on them, they hide
     nothing): so the groups taken off whole are dropped, the new ball joins
     the own groups it touches, and the groups on both sides of a contact
-    that was cut join. A colour with a group taken off in part is worked out
-    afresh, as is everything after any other placement (a ball above the
-    board may split, hide or uncover)."""
+    that was cut join. What a group taken off in part leaves (zombies) falls
+    into parts of its own. The mover's groups, when they lose balls, are
+    worked out afresh, as is everything after any other placement (a ball
+    above the board may split, hide or uncover)."""
     occupied = masks[0] | masks[1] | masks[2]
     if not bit & BOARD_MASK or gone >> 25:
         return [groups_of(masks[c], occupied) for c in range(len(groups))]
     fresh = []
+    near = None
     for c, mine in enumerate(groups):
-        if any(g & gone and g & ~gone for g, _ in mine) \
-                or c == mover and any(g & gone for g, _ in mine):
-            fresh.append(groups_of(masks[c], occupied))
-            continue
+        kept = mine
         if gone:
-            mine = [g for g in mine if not g[0] & gone]
+            kept, left = [], 0
+            for g in mine:
+                if not g[0] & gone:
+                    kept.append(g)
+                elif c == mover:
+                    kept = None
+                    break
+                else:
+                    left |= g[0] & ~gone        # what a group taken off in part leaves
+            if kept is None:
+                fresh.append(groups_of(masks[c], occupied))
+                continue
+            if left:
+                # What is left falls into parts, joined only by its own contacts
+                # (those the balls taken off cut are joined again below).
+                if near is None:
+                    near = (_LINKS.get(occupied >> 16) or _links(occupied))[1]
+                while left:
+                    part = flood(left & -left, left, near)
+                    left ^= part
+                    kept.append((part, beside(part)))
+        mine = kept
         if c == mover:
             mine = joined(mine, bit)
         above = gone >> 16
@@ -1015,7 +1054,9 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
             else:
                 legal, special = survey(masks, mover, n, groups)
                 if superko:
-                    if special or shelf_key + 4 + nxt in shelves:
+                    # a placement taking nothing off can only repeat a position
+                    # one ball fuller: then only those that take balls off count
+                    if shelf_key + 4 + nxt in shelves or any(special.values()):
                         legal = _unrepeated(legal, special, masks, mover, nxt, seen,
                                             shelves)
                 elif len(past) >= n - 1:

@@ -262,6 +262,65 @@ def relocate(mine: int, other: int, s: int, t: int) -> tuple[int, int]:
     return mine | 1 << t, other
 
 
+# -- the playout's records: by board level and by the balls above it ----------------
+#
+# The playable points are the empty board holes and level-1 points over four board
+# balls (which depend on the board level alone) and the level-2 points and apex
+# with full supports (which depend on the balls above the board alone), less the
+# occupied points. Which balls carry others, and where a loaded ball may go but
+# for the playable points, also depend on the balls above the board alone. A
+# board level has 2**16 values and the balls above it a few thousand in practice,
+# so both records are met again, where whole occupancies are not.
+
+_BOARD: list[int] = []
+_UPPER: dict[int, tuple] = {}
+
+
+def board_table() -> list[int]:
+    """For each board level ``board`` (``occupied & 0xFFFF``), the playable points it
+    gives before the balls above the board are taken out: its empty holes and the
+    level-1 points over four of its balls. Built once, at the first playout (a
+    few tens of milliseconds)."""
+    if not _BOARD:
+        _BOARD.extend(playable_of(board) & 0x1FFFFFF for board in range(1 << 16))
+    return _BOARD
+
+
+def upper_record(upper: int) -> tuple[int, int, dict[int, int], int]:
+    """``(covered, loaded, keeps, raised)`` for the balls above the board ``upper``
+    (``occupied >> 16``) of a stable occupancy, memoised: the balls with a ball
+    resting on them, those with exactly one (they may move), for each of those
+    (by its bit) the points it may still go to when they are playable (see
+    :func:`loaded_targets`), and the points of levels 2 and 3 with full supports.
+    """
+    covered, pinned = _carried_above(upper)
+    loaded = covered & ~pinned
+    occ = upper << 16 | 0xFFFF
+    keeps, rest = {}, loaded
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        banned, gap = 0, low.bit_length() - 1
+        above = occ & SUPPORTED_MASK[gap]
+        while above:
+            banned |= SUPPORTED_MASK[gap]
+            gap = above.bit_length() - 1
+            above = occ & SUPPORTED_MASK[gap]
+        keeps[low] = ~(SUPPORTED_MASK[gap] | banned)
+    if len(_UPPER) > _CACHE_LIMIT:
+        _UPPER.clear()
+    found = _UPPER[upper] = (covered, loaded, keeps, playable_of(occ) & ~0x1FFFFFF)
+    return found
+
+
+def stuck(mine: int, occ: int) -> bool:
+    """Whether the balls ``mine`` (with the balls in hand) have no move on ``occ``."""
+    return not sum(count_moves(mine, occupancy_info(occ)))
+
+
+_STUCK = Outcome((), "neither player can move")
+
+
 @dataclass(frozen=True)
 class SpyramidState(State):
     ply: int = 0
@@ -425,66 +484,130 @@ A player with no legal move passes. If neither player can move, or after
         """Random moves to the end on bare masks: the same draws over the same moves
         as the generic loop (checked by the tests), so the same games.
 
-        Only pyramids through a point a colour has just gained can be new; the
-        next player's moves, counted to see whether they can move, are kept for
-        their turn."""
+        Random games seldom meet an occupancy twice, so nothing is memoised per
+        occupancy: the playable points come from a record of the board level and
+        one of the balls above it (:func:`board_table`, :func:`upper_record`), and
+        the moves are counted and the k-th one found on those, inline. Only
+        pyramids through a point a colour has just gained can be new."""
         if state.result is not None:
             return state
         rnd = rng.random
         through, limit = self._through, self.params["move_limit"]
+        boards, uppers, unders_of = _BOARD or board_table(), _UPPER, _UNDERS
+        above = SUPPORTED_MASK
         mover, ply = state.to_move, state.ply
         mine, other = (state.position.white, state.position.black) if mover == 0 \
             else (state.position.black, state.position.white)
         occ = mine | other
-        info = _INFO.get(occ) or occupancy_info(occ)
-        n_place, n_move = count_moves(mine, info)
+        s = t = None                        # the last move: none yet
         while True:                         # mine: the mover's balls
-            n = n_place + n_move
-            k = int(rnd() * (n or 1))
+            covered, loaded, keeps, up = uppers.get(occ >> 16) or upper_record(occ >> 16)
+            playable = (boards[occ & 0xFFFF] | up) & ~occ
+            places = playable.bit_count()
+            unders = unders_of.get(playable >> 16)
+            if unders is None:
+                unders = _unders(playable >> 16)
+            # relocations: every free ball to each playable point but those on it
+            free = mine & ~covered
+            n = free.bit_count() * places
+            for under in unders:
+                n -= (under & free).bit_count()
+            mine_loaded = loaded & mine
+            rest = mine_loaded
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                n += (playable & keeps[low]).bit_count()
+            n_place = places if mine.bit_count() < SUPPLY else 0
+            n += n_place
+            if not n:                               # stuck: a pass, or the end
+                if stuck(other, occ):
+                    if s is None:                   # (a state not settled: never here)
+                        return dataclasses.replace(state, result=_STUCK)
+                    return self._ended(mine, other, mover, ply, _STUCK, s, t)
+                rnd()
+                ply += 1
+                s = -2
+                mover = 1 - mover
+                mine, other = other, mine
+                if ply >= limit:
+                    return self._ended(mine, other, mover, ply, None, s, t)
+                continue
+            k = int(rnd() * n)
             ply += 1
             result = None
-            if not n:
-                s = -2                              # the last move: a pass
+            if k < n_place:
+                t = nth_point(playable, k)
+                s = -1                              # a placement at t
+                mine |= 1 << t
+                moved = False
             else:
-                if k < n_place:
-                    t = info[8][k]
-                    s = -1                          # a placement at t
-                    mine |= 1 << t
-                    moved = False
+                # the k-th relocation (nth_relocation on these records, inline):
+                # runs of free balls under no playable point have `places`
+                # targets each and are skipped at once
+                k -= n_place
+                partial = free & unders[0] if unders else 0
+                plain = free ^ partial
+                special = partial | mine_loaded
+                passed = 0
+                while special:
+                    low = special & -special
+                    special ^= low
+                    run = plain & (low - 1) & ~passed
+                    size = run.bit_count() * places
+                    if k < size:
+                        break
+                    k -= size
+                    to = playable & keeps[low] if mine_loaded & low else \
+                        playable & ~above[low.bit_length() - 1]
+                    c = to.bit_count()
+                    if k < c:
+                        s, t = low.bit_length() - 1, nth_point(to, k)
+                        size = 0            # found
+                        break
+                    k -= c
+                    passed = (low << 1) - 1
                 else:
-                    s, t = nth_relocation(k - n_place, mine, info)
-                    moved = SUPPORTED_MASK[s] & occ
-                    if moved:                       # the column above drops
-                        before = mine, other
-                        mine, other = relocate(mine, other, s, t)
-                    else:                           # a free ball: only it moves
-                        mine ^= 1 << s | 1 << t
-                if moved and other != before[1]:     # the drop moved both colours
-                    if self._new_pyramid(mine, before[0]):
+                    run = plain & ~passed
+                    size = 1
+                if size:
+                    i, k = divmod(k, places)
+                    s, t = nth_point(run, i), nth_point(playable, k)
+                moved = above[s] & occ
+                if moved:                           # the column above drops
+                    before = mine, other
+                    mine, other = relocate(mine, other, s, t)
+                else:                               # a free ball: only it moves
+                    mine ^= 1 << s | 1 << t
+            if moved and other != before[1]:       # the drop moved both colours
+                if self._new_pyramid(mine, before[0]):
+                    result = self._won(mover)
+                elif self._new_pyramid(other, before[1]):
+                    result = self._won(1 - mover)
+            else:                                   # only the mover's ball at t moved in
+                for pyramid in through[t]:
+                    if mine & pyramid == pyramid:
                         result = self._won(mover)
-                    elif self._new_pyramid(other, before[1]):
-                        result = self._won(1 - mover)
-                else:                               # only the mover's ball at t moved in
-                    for pyramid in through[t]:
-                        if mine & pyramid == pyramid:
-                            result = self._won(mover)
-                            break
-                occ = mine | other
+                        break
+            occ = mine | other
             mover = 1 - mover
             mine, other = other, mine
-            if result is None:
-                info = _INFO.get(occ) or occupancy_info(occ)
-                n_place, n_move = count_moves(mine, info)
-                if not (n_place or n_move) and not sum(count_moves(other, info)):
-                    result = Outcome((), "neither player can move")
-                elif ply >= limit:
-                    result = Outcome((), f"{ply} actions without a winner")
+            if result is None and ply >= limit:     # a stalemate is named first
+                result = _STUCK if stuck(mine, occ) and stuck(other, occ) else None
+                return self._ended(mine, other, mover, ply, result, s, t)
             if result is not None:
-                last = PASS_MOVE if s == -2 else RELOCATE_MOVES[s][t] if s >= 0 else \
-                    PLACE_MOVES[PLAYER_COLOURS[1 - mover]][t]
-                white, black = (mine, other) if mover == 0 else (other, mine)
-                return SpyramidState(Position.from_masks(white, black), mover, result, last,
-                                     ply)
+                return self._ended(mine, other, mover, ply, result, s, t)
+
+    def _ended(self, mine, other, mover, ply, result, s, t) -> SpyramidState:
+        """The final state of a playout, ``mine`` being the balls of ``mover``, after
+        the move ``s``, ``t`` (see :meth:`random_playout`); no ``result``: the
+        move limit."""
+        if result is None:
+            result = Outcome((), f"{ply} actions without a winner")
+        last = PASS_MOVE if s == -2 else RELOCATE_MOVES[s][t] if s >= 0 else \
+            PLACE_MOVES[PLAYER_COLOURS[1 - mover]][t]
+        white, black = (mine, other) if mover == 0 else (other, mine)
+        return SpyramidState(Position.from_masks(white, black), mover, result, last, ply)
 
     def held_pyramids(self, position: Position, colour: int) -> int:
         """The union of the pyramids whose five corners all hold `colour`."""
