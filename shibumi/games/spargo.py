@@ -1043,8 +1043,9 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
         occupied = masks[0] | masks[1] | masks[2]
         groups = [groups_of(masks[c], occupied) for c in range(n)]
         point = None
+        following = tuple((p + 1) % n for p in range(n))
         while True:
-            nxt = (mover + 1) % n
+            nxt = following[mover]
             if turn >= limit:
                 why = f"{turn} turns were played"
                 break
@@ -1090,9 +1091,11 @@ the designer's later rules for Margo, the 6x6 game of which Spargo is the
             mover, turn = nxt, turn + 1
         # The positions the state came with are kept, not built again.
         kept = state.past + ((state.position,) if len(past) > count else ())
-        history = kept + tuple(map(_position, past[len(kept):]))
-        if not superko:
-            history = history[-(n - 1):]
+        if superko:
+            history = kept + tuple(map(_position, past[len(kept):]))
+        else:       # only the last n - 1 are kept: build no others
+            history = (kept + tuple(map(_position, past[max(len(kept), len(past) - n + 1):]))
+                       )[-(n - 1):]
         position = _position(masks)
         last = state.last if point is None else PLACE_MOVES[PLAYER_COLOURS[
             (mover - 1) % n]][point]
