@@ -229,6 +229,21 @@ def carried(occupied: int) -> tuple[int, int]:
     return covered & occupied, pinned & occupied
 
 
+def pairs_under(mine: int) -> int:
+    """The points above the board with at least two balls of ``mine`` among the
+    four they rest on (playable or not): the platforms that games stacking on
+    two balls of one's colour (Spangle, Spanic) give that colour.
+
+    >>> pairs_under(0b11) == 1 << 16
+    True
+    """
+    found = 0
+    for q in range(16, NUM_POINTS):
+        if (mine & SUPPORT_MASK[q]).bit_count() >= 2:
+            found |= 1 << q
+    return found
+
+
 # -- removing a ball ----------------------------------------------------------------
 
 

@@ -523,7 +523,8 @@ def test_the_playout_masks_give_the_allowed_points():
     platforms on two of a colour) give allowed_points along random games."""
     from shibumi.bits import playable_of
     from shibumi.geometry import BOARD_MASK, points_of
-    from shibumi.games.spangle import FLAT_MASK, _pairs_under, allowed_points, neighbours_of
+    from shibumi.bits import pairs_under
+    from shibumi.games.spangle import FLAT_MASK, allowed_points, neighbours_of
     g = game(4)
     for seed in range(40):
         s, rng = g.initial_state(random.Random(seed)), random.Random(seed)
@@ -537,6 +538,6 @@ def test_the_playout_masks_give_the_allowed_points():
                 for p in points_of(masks[c]):
                     near |= FLAT_MASK[p]
                 assert near == neighbours_of(masks[c])
-                kept = (holes & near or holes) | upper & (near | _pairs_under(masks[c]))
+                kept = (holes & near or holes) | upper & (near | pairs_under(masks[c]))
                 assert kept == allowed_points(masks, c, playable)
             s = g.random_step(s, rng)

@@ -708,11 +708,12 @@ def test_perft_of_the_whole_deal_is_the_number_of_colour_orders():
 
 @pytest.mark.parametrize("players", [3, 6])
 def test_the_playout_pairs_mask_gives_the_allowed_points(players):
-    """The playout's kept mask of platforms on two balls of a colour (_pairs_under)
+    """The playout's kept mask of platforms on two balls of a colour (bits.pairs_under)
     gives allowed_points with the holes, along random games."""
     from shibumi.bits import playable_of
     from shibumi.geometry import BOARD_MASK
-    from shibumi.games.spanic import COLOURS, _pairs_under, allowed_points
+    from shibumi.bits import pairs_under
+    from shibumi.games.spanic import COLOURS, allowed_points
     g = game(players)
     for seed in range(40):
         s, rng = g.initial_state(random.Random(seed)), random.Random(seed)
@@ -721,6 +722,6 @@ def test_the_playout_pairs_mask_gives_the_allowed_points(players):
             masks = (0, pos.white, pos.black, pos.red)
             playable = playable_of(pos.occupied)
             for c in COLOURS:
-                kept = playable & BOARD_MASK | playable & ~BOARD_MASK & _pairs_under(masks[c])
+                kept = playable & BOARD_MASK | playable & ~BOARD_MASK & pairs_under(masks[c])
                 assert kept == allowed_points(masks, c, playable)
             s = g.random_step(s, rng)

@@ -11,9 +11,8 @@ from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.bits import raised
 from shibumi.games.spaiji import openings
-from shibumi.games.spodd import (DIAGONALS, START, completers, first_spots, open_pairs,
-                                 tallies)
-from shibumi.geometry import ALL_MASK, COORDS, INTERIOR_MASK, PROJECTION, points_of
+from shibumi.games.spodd import DIAGONALS, START, completers, first_spots, tallies
+from shibumi.geometry import ALL_MASK, COORDS, INTERIOR_MASK, PROJECTION, TOUCHING_MASK, points_of
 from shibumi.notation import parse_point
 from shibumi.position import BLACK, RED, WHITE, Position, hidden_mask, playable_mask
 from reference import touch as _touch, open_points as _open
@@ -48,14 +47,22 @@ def _random_occupancies(count, seed=0):
         yield occupied
 
 
+def _openings_by_point(occupied):
+    """Spaiji's openings point by point: a playable point touching another
+    playable point, or completing a platform."""
+    playable = playable_mask(occupied)
+    return sum(1 << p for p in points_of(playable)
+               if playable & TOUCHING_MASK[p] or raised(occupied, p))
+
+
 def test_the_mask_rules_match_the_point_by_point_ones():
-    # completers and open_pairs (the playout's and legal_moves' first spots)
-    # against raised and spaiji's openings, point by point.
+    # completers and openings on masks (the playout's and legal_moves' first
+    # spots) against raised and the openings, point by point.
     for occupied in _random_occupancies(3000):
         playable = playable_mask(occupied)
         by_point = sum(1 << p for p in points_of(playable) if raised(occupied, p))
         assert completers(occupied) & playable == by_point
-        assert open_pairs(occupied, playable) == openings(occupied)
+        assert openings(occupied) == _openings_by_point(occupied)
         assert first_spots(occupied) == (openings(occupied) or playable)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from ..bits import group_mask, hidden_of, nth_point, raised
+from ..bits import group_mask, hidden_of, neighbour_tables, next_to, nth_point, raised
 from ..errors import NotationError, shown
 from ..game import Game, GameInfo, Outcome, State, read_fields, write_fields
 from ..geometry import NUM_POINTS, TOUCHING_MASK, points_of
@@ -25,23 +25,47 @@ def partners(occupied: int, p: int) -> int:
     return playable_bits(occupied | 1 << p) & TOUCHING_MASK[p]
 
 
+_TOUCH_TABLES = neighbour_tables(TOUCHING_MASK)
+
+
+def completers(occupied: int) -> int:
+    """The empty points that are the one missing support of a platform: a ball
+    there completes it (``raised(occupied, p)`` is not 0), by shifts of each level
+    as :func:`shibumi.bits.playable_of` does.
+
+    On the board, point (x, y) is bit x + 4y and a platform rests on its
+    anchor (its lowest support) and the bits 1, 4 and 5 above the anchor; on
+    level 1 (bit 16 + x + 3y) on 0, 1, 3 and 4; the apex on all of level 2.
+    Each term finds the platforms missing just one support, at one offset.
+    """
+    b, e = occupied & 0xFFFF, ~occupied & 0xFFFF
+    anchors = 0x777                      # x and y below 3: a platform's anchor
+    out = (e & b >> 1 & b >> 4 & b >> 5 & anchors
+           | (b & e >> 1 & b >> 4 & b >> 5 & anchors) << 1
+           | (b & b >> 1 & e >> 4 & b >> 5 & anchors) << 4
+           | (b & b >> 1 & b >> 4 & e >> 5 & anchors) << 5)
+    m, f = occupied >> 16 & 0x1FF, ~occupied >> 16 & 0x1FF
+    anchors = 0x1B                       # x and y below 2 on level 1
+    out |= (f & m >> 1 & m >> 3 & m >> 4 & anchors
+            | (m & f >> 1 & m >> 3 & m >> 4 & anchors) << 1
+            | (m & m >> 1 & f >> 3 & m >> 4 & anchors) << 3
+            | (m & m >> 1 & m >> 3 & f >> 4 & anchors) << 4) << 16
+    g = ~occupied >> 25 & 0xF
+    if g and not g & (g - 1):            # one point of level 2 left under the apex
+        out |= g << 25
+    return out
+
+
 def openings(occupied: int) -> int:
     """Playable points where a first ball leaves room for a touching second.
 
     Once a ball is at p the playable points are the others and those it
     raises, and every point it raises rests on it, so touches it: p is an
-    opening when another playable point touches it or it raises one.
+    opening when another playable point touches it or it completes a
+    platform (:func:`completers`), on masks.
     """
     playable = playable_bits(occupied)
-    found = 0
-    left = playable
-    while left:
-        bit = left & -left
-        left ^= bit
-        p = bit.bit_length() - 1
-        if playable & TOUCHING_MASK[p] or raised(occupied, p):
-            found |= bit
-    return found
+    return playable & (next_to(playable, _TOUCH_TABLES)[0] | completers(occupied))
 
 
 def largest_size(mine: int, occupied: int, visible: bool) -> int:

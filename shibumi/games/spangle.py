@@ -37,7 +37,7 @@ import math
 import random
 from dataclasses import dataclass
 
-from ..bits import nth_point
+from ..bits import nth_point, pairs_under
 from ..errors import IllegalMoveError, NotationError, shown
 from ..game import CHANCE, SIMULTANEOUS, TERMINAL, Game, GameInfo, Outcome, State, read_fields
 from ..geometry import (BOARD_MASK, FLAT_NEIGHBOURS, NUM_POINTS, SUPPORT_MASK, SUPPORTED,
@@ -146,16 +146,6 @@ def proposals_allowed(position: Position, spent: int) -> dict[int, int]:
     found = {c: allowed_points(masks, c, playable) for c in COLOURS if not spent >> c & 1}
     if not any(found.values()):
         found = {c: playable for c in found}
-    return found
-
-
-def _pairs_under(mine: int) -> int:
-    """The raised points with at least two balls of ``mine`` among the four they rest
-    on (whether playable or not): the platforms :func:`allowed_points` gives a colour."""
-    found = 0
-    for q in points_of(ALL_FILLED & ~BOARD_MASK):
-        if (mine & SUPPORT_MASK[q]).bit_count() >= 2:
-            found |= 1 << q
     return found
 
 
@@ -526,7 +516,7 @@ description of the game and no later ruling.
         playable = playable_bits(occupied)
         # allowed_points' parts, kept up to date as balls come (none ever leaves)
         near = [0] + [neighbours_of(m) for m in masks[1:]]
-        pairs = [0] + [_pairs_under(m) for m in masks[1:]]
+        pairs = [0] + [pairs_under(m) for m in masks[1:]]
         while True:
             if proposal is None:
                 if occupied == ALL_FILLED:

@@ -25,11 +25,10 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
-from ..bits import nth_point
+from ..bits import nth_point, pairs_under
 from ..errors import NotationError, shown
 from ..game import CHANCE, TERMINAL, Game, GameInfo, Outcome, State, read_fields
-from ..geometry import (BOARD_MASK, NUM_POINTS, SUPPORT_MASK, SUPPORTED, SYMMETRIES,
-                        points_of)
+from ..geometry import BOARD_MASK, SUPPORT_MASK, SUPPORTED, SYMMETRIES, points_of
 from ..notation import CHOOSE, PASS, PASS_MOVE, Move
 from ..position import BLACK, RED, WHITE, Position
 from ..registry import register
@@ -46,7 +45,6 @@ SPARE_HOLES = (0, 15)
 UNSEEN = "?"
 COLOURS = (WHITE, BLACK, RED)
 DRAWS = {c: Move.choose(c) for c in COLOURS}
-_UPPER = tuple(range(16, NUM_POINTS))
 
 
 def allowed_points(masks, colour: int, playable: int) -> int:
@@ -73,17 +71,6 @@ def allowed_points(masks, colour: int, playable: int) -> int:
             allowed |= low
         upper ^= low
     return allowed
-
-
-def _pairs_under(mine: int) -> int:
-    """The raised points with at least two balls of ``mine`` among the four they rest
-    on, playable or not: the upper points :func:`allowed_points` gives that colour
-    once they are playable (the playout keeps this mask up to date)."""
-    found = 0
-    for q in _UPPER:
-        if (mine & SUPPORT_MASK[q]).bit_count() >= 2:
-            found |= 1 << q
-    return found
 
 
 def stacking_ok(position: Position) -> bool:
@@ -435,7 +422,7 @@ Source: the Shibumi Rule Book v1.1 (2012), game by Néstor Romeral Andrés,
         playable = playable_bits(occupied)
         # allowed_points of each colour is the holes and, above them, the playable
         # points of pairs[c]: both masks kept up to date (no ball ever leaves)
-        pairs = [0] + [_pairs_under(m) for m in masks[1:]]
+        pairs = [0] + [pairs_under(m) for m in masks[1:]]
         while True:
             hand = hands[mover]
             holes = playable & BOARD_MASK

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..bits import neighbour_tables, next_to, nth_point, points_in, raised
+from ..bits import nth_point, points_in, raised
 from ..errors import NotationError, shown
 from ..game import GameInfo, Outcome, read_fields
 from ..geometry import ALL_MASK, POINTS, PROJECTION, TOUCHING_MASK
 from ..position import BLACK, WHITE, Position, hidden_mask
 from ..registry import register
 from .placement import PLACE_MOVES, playable_bits
-from .spaiji import PairState, TouchingPairGame
+from .spaiji import PairState, TouchingPairGame, completers, openings
 
 #: The two red balls of the start, in opposite corner holes.
 RED_CORNERS = (1 << 0) | (1 << 15)                     # a1 and g7
@@ -65,44 +65,6 @@ def tallies(position: Position) -> list[tuple[int, int]]:
             for _, m in DIAGONALS]
 
 
-_TOUCH_TABLES = neighbour_tables(TOUCHING_MASK)
-
-
-def completers(occupied: int) -> int:
-    """The empty points that are the one missing support of a platform: a ball
-    there completes it (``raised(occupied, p)`` is not 0), by shifts of each level
-    as :func:`shibumi.bits.playable_of` does.
-
-    On the board, point (x, y) is bit x + 4y and a platform rests on its
-    anchor (its lowest support) and the bits 1, 4 and 5 above the anchor; on
-    level 1 (bit 16 + x + 3y) on 0, 1, 3 and 4; the apex on all of level 2.
-    Each term finds the platforms missing just one support, at one offset.
-    """
-    b, e = occupied & 0xFFFF, ~occupied & 0xFFFF
-    anchors = 0x777                      # x and y below 3: a platform's anchor
-    out = (e & b >> 1 & b >> 4 & b >> 5 & anchors
-           | (b & e >> 1 & b >> 4 & b >> 5 & anchors) << 1
-           | (b & b >> 1 & e >> 4 & b >> 5 & anchors) << 4
-           | (b & b >> 1 & b >> 4 & e >> 5 & anchors) << 5)
-    m, f = occupied >> 16 & 0x1FF, ~occupied >> 16 & 0x1FF
-    anchors = 0x1B                       # x and y below 2 on level 1
-    out |= (f & m >> 1 & m >> 3 & m >> 4 & anchors
-            | (m & f >> 1 & m >> 3 & m >> 4 & anchors) << 1
-            | (m & m >> 1 & f >> 3 & m >> 4 & anchors) << 3
-            | (m & m >> 1 & m >> 3 & f >> 4 & anchors) << 4) << 16
-    g = ~occupied >> 25 & 0xF
-    if g and not g & (g - 1):            # one point of level 2 left under the apex
-        out |= g << 25
-    return out
-
-
-def open_pairs(occupied: int, playable: int) -> int:
-    """:func:`shibumi.games.spaiji.openings` on masks: the playable points that
-    touch another playable point or complete a platform (whose top then touches
-    them), with ``playable`` the playable mask of ``occupied``."""
-    return playable & (next_to(playable, _TOUCH_TABLES)[0] | completers(occupied))
-
-
 _FIRST_SPOTS: dict[int, int] = {}
 
 
@@ -118,7 +80,7 @@ def first_spots(occupied: int) -> int:
         if len(_FIRST_SPOTS) > 200_000:
             _FIRST_SPOTS.clear()
         playable = playable_bits(occupied)
-        spots = _FIRST_SPOTS[occupied] = open_pairs(occupied, playable) or playable
+        spots = _FIRST_SPOTS[occupied] = openings(occupied) or playable
     return spots
 
 
@@ -312,5 +274,5 @@ points from one corner to the other, and the higher total wins.
         return self.settle(PairState(position, to_move, None, None, first))
 
 
-__all__ = ["DIAGONALS", "Spodd", "completers", "first_spots", "open_pairs", "second_spots",
+__all__ = ["DIAGONALS", "Spodd", "completers", "first_spots", "second_spots",
            "tallies"]
