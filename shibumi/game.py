@@ -188,6 +188,13 @@ class Game:
     front ends and the views all ask it; games on a grid set it here."""
     notes: ClassVar[str] = ""
     """Interpretation choices and reconstructions (rules notes)."""
+    reference_draws: ClassVar[bool] = True
+    """Whether ``random_playout`` draws as ``random_step`` does, so that the same
+    generator plays the same game (the tests compare the two).  A game whose
+    legal actions are dear to count may instead draw each action uniformly by
+    rejection (False): its ``random_playout`` then takes a ``moves`` list that
+    it fills with the actions played, and the tests replay those through the
+    rules and check that each action is drawn uniformly."""
 
     def __init__(self, **params) -> None:
         unknown = set(params) - set(self.parameters)
@@ -352,7 +359,7 @@ class Game:
         simultaneous choice one per seat in seat order.  A game's faster
         ``random_playout`` draws the same way over moves in the same order, so
         with the same generator it plays exactly the same game (tested for
-        every game).
+        every game but those that set ``reference_draws`` False).
         """
         player = self.current_player(state)
         if player == CHANCE:
@@ -366,7 +373,9 @@ class Game:
         """Play uniformly random moves to the end; returns the final state.
 
         Games may override this with a faster loop that plays the same games
-        (the same draws over the same move order as ``random_step``).
+        (the same draws over the same move order as ``random_step``), or,
+        with ``reference_draws`` False, the same uniformly random choices
+        drawn another way.
         """
         while self.current_player(state) != TERMINAL:
             state = self.random_step(state, rng)

@@ -135,6 +135,11 @@ def check_playouts(name, games=300, **params):
     the same numbers (the search goes on with the same generator).  A fast path
     that forked the rules (a missed move, a move out of order, a wrong
     capture or ending) would sooner or later play a different game.
+
+    A game that draws by rejection (``reference_draws`` False) plays other
+    games with the same seed: its actions are replayed through the rules
+    instead (each one legal, the same final state) and its draws are
+    checked for uniformity (:func:`check_uniform_draws`).
     """
     game = load(name, **params)
     for seed in range(games):
@@ -145,6 +150,12 @@ def check_playouts(name, games=300, **params):
             if game.is_terminal(start):
                 break
             start = game.random_step(start, walk)
+        if not game.reference_draws:
+            moves = []
+            fast = game.random_playout(start, random.Random(seed), moves=moves)
+            assert fast == replay(game, start, moves), \
+                f"{game!r}, seed {seed}: the fast playout's actions end elsewhere by the rules"
+            continue
         fast_rng, slow_rng = random.Random(seed), random.Random(seed)
         fast = game.random_playout(start, fast_rng)
         slow = Game.random_playout(game, start, slow_rng)
@@ -154,6 +165,71 @@ def check_playouts(name, games=300, **params):
         assert fast == slow, (f"{game!r}, seed {seed}: the fast playout ended in\n"
                               f"{game.state_text(fast)} {game.outcome(fast)}\nthe rules in\n"
                               f"{game.state_text(slow)} {game.outcome(slow)}")
+    if not game.reference_draws:
+        check_uniform_draws(game)
+
+
+def replay(game, state, moves):
+    """The state the rules reach from ``state`` by ``moves``, each checked legal
+    when played and the game over after the last."""
+    for k, move in enumerate(moves):
+        assert game.current_player(state) >= 0, f"{game!r}: action {k} at a chance or joint node"
+        assert move in game.legal_moves(state), \
+            f"{game!r}: {move} is not legal in {game.state_text(state)}"
+        state = game.apply(state, move)
+    assert game.is_terminal(state) and game.outcome(state) is not None
+    return state
+
+
+def check_uniform_draws(game, seed=7, per_move=40, steps=(0, 4, 9, 17, 26)):
+    """A rejection-drawing ``random_playout`` picks each legal action equally
+    often. At states along a random game, the first actions of ``per_move``
+    playouts per legal action pass chi-squared tests of uniformity at a
+    one-in-ten-thousand level (the seed is fixed, so the test is
+    repeatable): action by action at each state, and, summed over the
+    states, by kind of action and colour (a mild lean towards a colour or a
+    kind of action, spread over many actions, shows there)."""
+    walk, rng = random.Random(seed), random.Random(seed)
+    state, tested = game.initial_state(random.Random(seed)), 0
+    kinds_chi2 = kinds_df = 0
+    for step in range(max(steps) + 1):
+        if game.is_terminal(state):
+            break
+        legal = game.legal_moves(state)
+        if step in steps and len(legal) > 1:
+            counts = dict.fromkeys(legal, 0)
+            for _ in range(per_move * len(legal)):
+                first = []
+                game.random_playout(state, rng, moves=first)
+                counts[first[0]] += 1
+            chi2 = _chi2(counts.values(), [per_move] * len(legal))
+            assert chi2 < _chi2_limit(len(legal) - 1), (
+                f"{game!r}: first actions not uniform (chi2 {chi2:.1f} over {len(legal) - 1} "
+                f"df) at {game.state_text(state)}")
+            kinds: dict = {}
+            for move, count in counts.items():
+                seen, expected = kinds.get((move.kind, move.colour), (0, 0))
+                kinds[move.kind, move.colour] = seen + count, expected + per_move
+            kinds_chi2 += _chi2(*zip(*kinds.values()))
+            kinds_df += len(kinds) - 1
+            tested += 1
+        state = game.random_step(state, walk)
+    assert tested >= 3
+    if kinds_df:
+        assert kinds_chi2 < _chi2_limit(kinds_df), (
+            f"{game!r}: kinds of first action not uniform (chi2 {kinds_chi2:.1f} over "
+            f"{kinds_df} df)")
+
+
+def _chi2(seen, expected) -> float:
+    return sum((s - e) ** 2 / e for s, e in zip(seen, expected))
+
+
+def _chi2_limit(df: int) -> float:
+    """The chi-squared quantile with ``df`` degrees of freedom that is passed
+    once in ten thousand (Wilson and Hilferty's approximation, at the normal
+    quantile 3.72)."""
+    return df * (1 - 2 / (9 * df) + 3.72 * (2 / (9 * df)) ** 0.5) ** 3
 
 
 def check_honest_ai(game, seeds=range(3), steps=(0, 3, 6), iterations=40, player=None):

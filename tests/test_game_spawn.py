@@ -540,20 +540,6 @@ def test_first_and_second_ball_verdicts_agree_with_the_search(visible):
     assert verdicts[True] > 500 and verdicts[False] > 200
 
 
-def test_the_memo_of_the_first_turns_matches_the_rules():
-    # offered() memoises option_masks for the first turns: the same answer.
-    game = load("spawn")
-    for s in _board_states(range(30)):
-        if s.position.count() - len(s.placed) > 3 or game.removing(s):
-            continue
-        masks = game.masks(s)
-        assert game.offered(masks, s.placed) == game.offered(masks, s.placed)
-        due, offered = game.offered(masks, s.placed)
-        assert list(due) == game.due(masks, s.placed)
-        assert [(c, p) for c, m in zip(due, offered) for p in points_of(m)] == \
-            list(game.options(masks, s.placed))
-
-
 @pytest.mark.parametrize("visible", [True, False])
 def test_second_ball_fits_follow_from_the_turn_start(visible):
     # _second_fits derives where the two colours left fit after the first ball

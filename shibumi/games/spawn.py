@@ -37,11 +37,6 @@ _CACHE_LIMIT = 200_000
 _PAIRS: dict[tuple[int, bool], tuple[int, ...]] = {}
 _FINISH: dict[bool, dict] = {}
 _OPTIONS: dict[bool, dict] = {}
-_OFFERED: dict[bool, dict] = {}
-#: Balls on the board before a turn up to which :meth:`Spawn.offered` memoises:
-#: random games from the start meet these positions again and again, later
-#: ones hardly ever.
-_EARLY = 3
 #: For each point, its contacts as (other point, overpass mask) pairs.
 LINKS = tuple(tuple((b if a == p else a, over) for a, b, over in CONTACTS if p in (a, b))
               for p in POINTS)
@@ -491,20 +486,6 @@ def _static_witness(p: int, a: int, b: int, free: int) -> bool:
     return False
 
 
-def _nth_option(offered, rnd) -> tuple[int, int]:
-    """The placement drawn by the reference draw (one ``rnd()`` over the count)
-    from :meth:`Spawn.option_masks`, as (colour, point): the k-th of the list
-    ``legal_moves`` makes of them, colour after colour, lowest point first."""
-    due, masks = offered
-    counts = [m.bit_count() for m in masks]
-    k = int(rnd() * sum(counts))
-    for colour, mask, count in zip(due, masks, counts):
-        if k < count:
-            return colour, nth_point(mask, k)
-        k -= count
-    raise AssertionError("no placement to draw")
-
-
 @dataclass(frozen=True)
 class SpawnState(State):
     ply: int = 0
@@ -524,6 +505,7 @@ class Spawn(Game):
         complexity=3, max_length=84)
     parameters = {"visible": True}
     player_names = ("Player 1", "Player 2")
+    reference_draws = False      # counting a turn's first balls exactly is dear
 
     rules = """\
 The board starts empty and every ball of the set (sixteen of each colour) is
@@ -604,7 +586,6 @@ rule, hidden or cut ones too.
         # Shared by every game with the same reading of "touching".
         self._finish = _FINISH.setdefault(self.visible, {})
         self._options = _OPTIONS.setdefault(self.visible, {})
-        self._offered = _OFFERED.setdefault(self.visible, {})
         # The last turn start's (masks, fits of each colour): the second ball's
         # fits follow from them (:meth:`_second_fits`).
         self._turn_fits = (None, None)
@@ -820,32 +801,6 @@ rule, hidden or cut ones too.
         """:meth:`options`, worked out (:meth:`option_masks` as a list)."""
         due, offered = self.option_masks(masks, placed)
         return tuple((c, p) for c, points in zip(due, offered) for p in points_in(points))
-
-    def offered(self, masks, placed):
-        """:meth:`option_masks`, memoised in the first turns of a game (at most
-        :data:`_EARLY` balls on the board before the turn)."""
-        if (masks[0] | masks[1] | masks[2]).bit_count() - len(placed) > _EARLY:
-            return self.option_masks(masks, placed)
-        key = masks + placed
-        found = self._offered.get(key)
-        if found is None:
-            due, offered = self.option_masks(masks, placed)
-            if len(self._offered) > _CACHE_LIMIT:
-                self._offered.clear()
-            found = self._offered[key] = tuple(due), tuple(offered)
-        return found
-
-    def _follow_up(self, masks, occ, placed, due):
-        """:meth:`offered` for the next ball of a turn under way (``due``: the
-        colours still due, known to the caller)."""
-        balls = occ.bit_count()
-        if balls - len(placed) <= _EARLY or len(due) + len(placed) != 3 \
-                or NUM_POINTS - balls <= len(due):
-            return self.offered(masks, placed)
-        playable = playable_bits(occ)
-        if len(placed) == 1:
-            return due, self._second_options(masks, occ, playable, placed[0], due)
-        return due, [self._third_options(masks, occ, playable, placed, due[0] - 1)]
 
     def option_masks(self, masks, placed):
         """``(due, offered)``: the colours still due and, for each, the mask of the
@@ -1233,68 +1188,15 @@ rule, hidden or cut ones too.
             return self.settle(SpawnState(position, 1 - mover, None, move, ply))
         return SpawnState(position, mover, None, move, ply, placed)
 
-    def random_playout(self, state, rng):
-        """Same games as the generic loop, on raw masks: the same placements,
-        removals and turn checks as ``legal_moves`` and ``apply``, no state
-        built until the end. The actions are kept as masks (placements by
-        colour, in the order of ``legal_moves``), and the drawn one is found
-        in them (:func:`~shibumi.bits.nth_point`) without listing them. The
-        first turns' placements are memoised (:meth:`offered`); later ones are
-        settled by the deciders of :meth:`option_masks`, each exact."""
-        if state.result is not None:
-            return state
-        rnd = rng.random
-        masks, placed = self.masks(state), state.placed
-        mover, ply, last = state.to_move, state.ply, state.last
-        # The placements offered (colours due, points of each); None: a removal.
-        offered = self.offered(masks, placed) if not placed or self.due(masks, placed) \
-            else None
-        while True:
-            if offered is None:                                 # take a ball away
-                choices = self.removal_mask(masks, placed)
-                p = nth_point(choices, int(rnd() * choices.bit_count()))
-                masks = list(masks)
-                remove_ball(masks, masks[0] | masks[1] | masks[2], p)
-                masks = tuple(masks)
-                last, ply, placed, mover = REMOVE_MOVES[p], ply + 1, (), 1 - mover
-            else:
-                due, points = offered                   # (one colour: drawn at once)
-                if len(due) == 1:
-                    c, mask = due[0], points[0]
-                    p = nth_point(mask, int(rnd() * mask.bit_count()))
-                else:
-                    c, p = _nth_option(offered, rnd)
-                low = 1 << p
-                if c == 1:
-                    masks = (masks[0] | low, masks[1], masks[2])
-                elif c == 2:
-                    masks = (masks[0], masks[1] | low, masks[2])
-                else:
-                    masks = (masks[0], masks[1], masks[2] | low)
-                last, ply, placed = PLACE_MOVES[c][p], ply + 1, placed + (p,)
-                occ = masks[0] | masks[1] | masks[2]
-                if occ == ALL_MASK:
-                    return SpawnState(Position.from_masks(*masks), mover,
-                                      self._completed(mover), last, ply, placed)
-                if len(due) > 1:                                # another colour is due
-                    offered = self._follow_up(masks, occ, placed,
-                                              [d for d in due if d != c])
-                    continue
-                if occ.bit_count() != len(placed):              # a removal follows
-                    offered = None
-                    continue
-                placed, mover = (), 1 - mover                   # the opening turn ends
-            offered = self.offered(masks, ())               # a whole turn, or a loss
-            if not any(offered[1]):
-                return SpawnState(Position.from_masks(*masks), mover, Outcome(
-                    (1 - mover,), f"{self.player_name(mover)} cannot play a whole turn"),
-                    last, ply)
-
-    def playout(self, state, rng):
-        """The search's playouts: uniformly random legal actions, like
-        ``random_playout``, but each drawn by rejection (:meth:`draw`) instead of
-        listing every legal action first. The legal actions are equally likely
-        either way; only the draws differ."""
+    def random_playout(self, state, rng, moves: list | None = None):
+        """Uniformly random legal actions to the end, on raw masks, each drawn by
+        rejection (:meth:`draw`): a random candidate is checked alone, instead
+        of settling every placement of the turn to count them (the reference
+        draw needs the count). Each legal action is as likely as by
+        ``random_step``, but the generator is used differently, so the games
+        differ from the base loop's (``reference_draws`` is False). ``moves``:
+        a list to which each action played is appended (the tests replay them
+        through the rules). The search's playouts are these too."""
         if state.result is not None:
             return state
         rnd = rng.random
@@ -1318,11 +1220,15 @@ rule, hidden or cut ones too.
                 playable = (playable | 1 << top) & ~SUPPORTED_MASK[top]
                 last, placed, mover = REMOVE_MOVES[p], (), 1 - mover
                 due = self.due(masks, ())
+                if moves is not None:
+                    moves.append(last)
                 continue
             masks = masks[:c - 1] + (masks[c - 1] | 1 << p,) + masks[c:]
             placed, occ = placed + (p,), occ | 1 << p
             playable = raised(playable, occ, p)
             last = PLACE_MOVES[c][p]
+            if moves is not None:
+                moves.append(last)
             if occ == ALL_MASK:
                 return SpawnState(Position.from_masks(*masks), mover, self._completed(mover),
                                   last, ply, placed)
