@@ -5,7 +5,7 @@ import pytest
 
 import shibumi.games.spawn  # noqa: F401  (registers the game)
 from conformance import (check_playouts, check_random_games, check_symmetries,
-                         random_walk)
+                         check_uniform_draws, random_walk)
 from shibumi import IllegalMoveError, NotationError, load
 from shibumi.analysis import perft
 from shibumi.geometry import COORDS, points_of
@@ -568,3 +568,21 @@ def test_second_ball_fits_follow_from_the_turn_start(visible):
                 (game.state_text(s), i, p)
             checked += 1
     assert checked > 300
+
+
+def test_the_uniformity_check_catches_a_slightly_biased_draw(monkeypatch):
+    # Spawn's playouts draw by rejection, so check_playouts tests their draws
+    # for uniformity: here a draw that redraws one white in five (a lean of
+    # about an eighth against white, spread over many points) must fail it.
+    from shibumi.games.spawn import Spawn
+    fair = Spawn.draw
+
+    def leaning(self, masks, occ, placed, playable, rnd, due=None):
+        drawn = fair(self, masks, occ, placed, playable, rnd, due)
+        if drawn and drawn[0] == 1 and rnd() < 0.2:
+            drawn = fair(self, masks, occ, placed, playable, rnd, due)
+        return drawn
+
+    monkeypatch.setattr(Spawn, "draw", leaning)
+    with pytest.raises(AssertionError, match="not uniform"):
+        check_uniform_draws(load("spawn"))
