@@ -540,36 +540,6 @@ def test_first_and_second_ball_verdicts_agree_with_the_search(visible):
     assert verdicts[True] > 500 and verdicts[False] > 200
 
 
-@pytest.mark.parametrize("visible", [True, False])
-def test_second_ball_fits_follow_from_the_turn_start(visible):
-    # _second_fits derives where the two colours left fit after the first ball
-    # from the fits _first_options found at the turn's start (kept on the
-    # game): the same as placeable() on the position with the first ball in.
-    from shibumi.games.spawn import _NEAR2, placeable, raised
-    game = load("spawn", visible=visible)
-    checked = 0
-    for s in _board_states(range(25 if visible else 10), visible):
-        masks, occ = game.masks(s), s.position.occupied
-        if s.placed or game.removing(s) or len(game.due(masks, ())) < 3 or not occ:
-            continue
-        playable = s.position.playable()
-        for i, p in ((i, p) for i in range(3) for p in points_of(
-                placeable(masks[i], occ, playable, visible))):
-            game._first_options(masks, occ, playable)       # the turn start's fits
-            assert game._turn_fits[0] == masks
-            low = 1 << p
-            after = masks[:i] + (masks[i] | low,) + masks[i + 1:]
-            occ1 = occ | low
-            play1 = raised(playable, occ1, p)
-            due = [c for c in (1, 2, 3) if c != i + 1]
-            spots = play1 & _NEAR2[p]
-            expected = [placeable(after[c - 1], occ1, spots, visible) for c in due]
-            assert game._second_fits(after, occ1, play1, p, due, spots) == expected, \
-                (game.state_text(s), i, p)
-            checked += 1
-    assert checked > 300
-
-
 def test_the_uniformity_check_catches_a_slightly_biased_draw(monkeypatch):
     # Spawn's playouts draw by rejection, so check_playouts tests their draws
     # for uniformity: here a draw that redraws one white in five (a lean of

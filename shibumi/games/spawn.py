@@ -586,9 +586,6 @@ rule, hidden or cut ones too.
         # Shared by every game with the same reading of "touching".
         self._finish = _FINISH.setdefault(self.visible, {})
         self._options = _OPTIONS.setdefault(self.visible, {})
-        # The last turn start's (masks, fits of each colour): the second ball's
-        # fits follow from them (:meth:`_second_fits`).
-        self._turn_fits = (None, None)
 
     def initial_state(self, rng=None) -> SpawnState:
         return self.settle(SpawnState())
@@ -907,7 +904,6 @@ rule, hidden or cut ones too.
                                            [c for c in COLOURS if c != i + 1])
                 if verdict:
                     offered[i] |= low
-        self._turn_fits = (masks, fitting)
         return offered
 
     def _second_options(self, masks, occ, playable, first, due) -> list[int]:
@@ -917,7 +913,7 @@ rule, hidden or cut ones too.
         third colour fits next to both and a bare board ball lies under
         neither, else decided by :meth:`_second_ball` (or the search)."""
         spots = playable & _NEAR2[first]        # the cluster reaches no further
-        fitting = self._second_fits(masks, occ, playable, first, due, spots)
+        fitting = [placeable(masks[c - 1], occ, spots, self.visible) for c in due]
         done = 1 << first
         bare = occ & LEVEL0 & ~under(occ)[0] & ~done
         spots_of = _THIRD[first]
@@ -951,33 +947,6 @@ rule, hidden or cut ones too.
                     legal |= low
             offered.append(legal)
         return offered
-
-    def _second_fits(self, masks, occ, playable, first, due, spots) -> list[int]:
-        """Where each colour ``due`` fits among ``spots`` once the first ball is in:
-        :func:`placeable`, or from the fits at the turn's start if they are the
-        last ones :meth:`_first_options` found. A ball of another colour never
-        undoes a fit, and makes one only on a point it raises or frees
-        (:func:`freed`); those few points are checked."""
-        low = 1 << first
-        start, fits = self._turn_fits
-        before = (masks[0] & ~low, masks[1], masks[2]) if masks[0] & low else \
-            (masks[0], masks[1] & ~low, masks[2]) if masks[1] & low else \
-            (masks[0], masks[1], masks[2] & ~low)
-        if start != before:
-            return [placeable(masks[c - 1], occ, spots, self.visible) for c in due]
-        occ0 = occ & ~low
-        raised_now = spots & ~playable_bits(occ0)
-        upper = self.visible and low & ~LEVEL0
-        out = []
-        for c in due:
-            fit = fits[c - 1]
-            extra = raised_now | freed(first, occ0, masks[c - 1]) & spots if upper \
-                else raised_now
-            extra &= ~fit
-            fit &= spots
-            out.append(fit | placeable(masks[c - 1], occ, extra, self.visible) if extra
-                       else fit)
-        return out
 
     def _third_options(self, masks, occ, playable, placed, o) -> int:
         """:meth:`option_masks` for a turn's third ball (colour ``o``, an index of
