@@ -126,7 +126,8 @@ def moves_reached_by_clicks(table) -> set:
 
 
 def check_playouts(name, games=300, **params):
-    """The game's own playout loop plays exactly the rules' games.
+    """The game's own playout loop plays exactly the rules' games (or, for a
+    game that draws by rejection, games the rules allow, drawn uniformly).
 
     From the start and from positions along random games, the game's
     ``random_playout`` and the base class's loop (``legal_moves`` and
@@ -181,7 +182,7 @@ def replay(game, state, moves):
     return state
 
 
-def check_uniform_draws(game, seed=7, per_move=40, steps=(0, 4, 9, 17, 26)):
+def check_uniform_draws(game, seed=7, per_move=40, steps=(0, 3, 4, 5, 6, 7, 11, 17, 26)):
     """A rejection-drawing ``random_playout`` picks each legal action equally
     often. At states along a random game, the first actions of ``per_move``
     playouts per legal action pass chi-squared tests of uniformity at a

@@ -323,8 +323,9 @@ def test_perft_from_random_positions_matches_a_brute_force():
 
 @pytest.mark.parametrize("visible", [True, False])
 def test_fast_playouts_agree_with_the_rules(visible):
-    # The conformance suite checks the default (300 games); the turn's
-    # shortcuts (deciders, memo) are checked here on more games, both readings.
+    # The conformance suite checks the default (300 games); the rejection draws
+    # are replayed through the rules and tested for uniformity here on more
+    # games, both readings.
     check_playouts("spawn", games=600 if visible else 400, visible=visible)
 
 
@@ -393,31 +394,48 @@ def test_removals_agree_with_a_whole_board_check(visible):
     assert checked > 50
 
 
+#: More than any draw's candidates (three colours on 30 points, or 30 balls).
+_GRID = 90
+
+
+def _accepted_first(game, s) -> set:
+    """Every action Spawn.draw returns when its first candidate is accepted at
+    once: the first number drawn runs over a grid finer than any pool of
+    candidates (so every candidate comes first for some number), and a draw
+    that needed a second number is not counted."""
+    masks, occ, playable = game.masks(s), s.position.occupied, s.position.playable()
+    found = set()
+    for k in range(_GRID):
+        calls = []
+
+        def rnd():
+            calls.append(None)
+            return (k + 0.5) / _GRID if len(calls) == 1 else 0.0
+
+        drawn = game.draw(masks, occ, s.placed, playable, rnd)
+        if drawn is not None and len(calls) == 1:
+            c, p = drawn
+            found.add(Move.remove(p) if not c else Move.place(p, c))
+    return found
+
+
 @pytest.mark.parametrize("visible", [True, False])
-def test_the_search_playout_draws_only_legal_actions_and_every_one(visible):
-    # playout() draws by rejection (Spawn.draw) instead of listing the actions:
-    # each draw is legal, every legal action can come up, and no turn means None.
+def test_the_rejection_draw_accepts_exactly_the_legal_actions(visible):
+    # Spawn's playouts draw by rejection (Spawn.draw) instead of listing the
+    # actions: a candidate drawn first is accepted exactly when it is legal,
+    # so no legal action is left out and none is added, and no whole turn
+    # means None.
     from shibumi.games.spawn import Spawn
     game = load("spawn", visible=visible)
-    rng = random.Random(1)
     checked = 0
     for s in _states(game, range(12 if visible else 5)):
-        masks, occ = game.masks(s), s.position.occupied
-        legal = game.legal_moves(s)
-        seen = set()
-        for _ in range(200 if len(legal) <= 6 else 20):     # all of a few, surely
-            c, p = game.draw(masks, occ, s.placed, s.position.playable(), rng.random)
-            move = Move.remove(p) if not c else Move.place(p, c)
-            assert move in legal, game.state_text(s)
-            seen.add(move)
-        if len(legal) <= 6:
-            assert seen == set(legal), game.state_text(s)
-        checked += 1
-    assert checked > 100
+        assert _accepted_first(game, s) == set(game.legal_moves(s)), game.state_text(s)
+        checked += not s.placed and s.position.count() > 0
+    assert checked > 20                         # first balls of turns after the opening
     stuck = state(STUCK)
     assert stuck.result is not None
     assert Spawn.draw(load("spawn"), load("spawn").masks(stuck), stuck.position.occupied, (),
-                      stuck.position.playable(), rng.random) is None
+                      stuck.position.playable(), random.Random(1).random) is None
 
 
 def test_search_playouts_reach_a_legal_end():

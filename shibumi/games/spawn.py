@@ -37,9 +37,6 @@ _CACHE_LIMIT = 200_000
 _PAIRS: dict[tuple[int, bool], tuple[int, ...]] = {}
 _FINISH: dict[bool, dict] = {}
 _OPTIONS: dict[bool, dict] = {}
-#: For each point, its contacts as (other point, overpass mask) pairs.
-LINKS = tuple(tuple((b if a == p else a, over) for a, b, over in CONTACTS if p in (a, b))
-              for p in POINTS)
 #: _COVERED_BY[occupied >> 25]: the interior points under the occupied points of
 #: levels 2 and 3 (a ball there is hidden).
 _COVERED_BY = tuple(sum(1 << p for p in INTERIOR if bits >> (COVER[p] - 25) & 1)
