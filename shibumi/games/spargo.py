@@ -485,15 +485,7 @@ def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
     beside_empty = ((empty << 1) & ~_LEFT_FILE | (empty >> 1) & ~_RIGHT_FILE
                     | (empty << 4) | (empty >> 4))
     special = {}
-    # raised_playable(occupied), inline: empty points on four balls
-    board = occupied & 0xFFFF
-    rest = _ON_BOARD_SQUARES[board & board >> 1 & board >> 4 & board >> 5 & 0x777]
-    upper = occupied >> 16
-    if upper:
-        rest |= _ON_LEVEL1_SQUARES[upper & upper >> 1 & upper >> 3 & upper >> 4 & 0x1B]
-        if upper >> 9 & 15 == 15:
-            rest |= 1 << 29
-        rest &= ~occupied
+    rest = raised_playable(occupied)
     safe = alive = own_zombies = 0
     if last or rest or empty & ~beside_empty:
         # (otherwise every hole has an empty hole beside it and takes nothing)
@@ -507,7 +499,7 @@ def survey(masks, mover: int, players: int, groups) -> tuple[int, dict]:
                 own_zombies |= group
     legal = empty & (beside_empty | safe)
     if last or rest:
-        hidden, _, carrying = _LINKS.get(upper) or _links(occupied)
+        hidden, _, carrying = _LINKS.get(occupied >> 16) or _links(occupied)
         if hidden:
             own_zombies |= hidden & masks[mover]
             enemy_zombies |= hidden & ~masks[mover]

@@ -473,13 +473,19 @@ def _static_witness(p: int, a: int, b: int, free: int) -> bool:
             x_low = xs & -xs
             xs ^= x_low
             x = x_low.bit_length() - 1
-            kept = free & ~SUPPORT_MASK[x]
-            thirds = ys & spots_of[x] & ~x_low
-            while kept and thirds:
-                y_low = thirds & -thirds
-                thirds ^= y_low
-                if kept & ~SUPPORT_MASK[y_low.bit_length() - 1]:
-                    return True
+            if _spares_one(free & ~SUPPORT_MASK[x], ys & spots_of[x] & ~x_low):
+                return True
+    return False
+
+
+def _spares_one(kept: int, thirds: int) -> bool:
+    """Whether a third ball on some point of ``thirds`` leaves one of the bare
+    board balls ``kept`` uncovered (to be taken away)."""
+    while kept and thirds:
+        low = thirds & -thirds
+        thirds ^= low
+        if kept & ~SUPPORT_MASK[low.bit_length() - 1]:
+            return True
     return False
 
 
@@ -985,13 +991,7 @@ rule, hidden or cut ones too.
             thirds |= placeable(masks[o], occ2, new, self.visible)
         if not thirds:
             return False
-        kept = bare & ~SUPPORT_MASK[x]
-        while kept and thirds:
-            y_low = thirds & -thirds
-            thirds ^= y_low
-            if kept & ~SUPPORT_MASK[y_low.bit_length() - 1]:
-                return True
-        return None
+        return True if _spares_one(bare & ~SUPPORT_MASK[x], thirds) else None
 
     def _first_ball(self, masks, occ, playable, fitting, i, p, turn,
                     near=None) -> bool | None:
@@ -1085,12 +1085,8 @@ rule, hidden or cut ones too.
                     thirds = placeable(masks[o], occ1 | x_low, new, visible)
                     if thirds:
                         clustered = True
-                        kept = free & ~SUPPORT_MASK[x]
-                        while kept and thirds:
-                            y_low = thirds & -thirds
-                            thirds ^= y_low
-                            if kept & ~SUPPORT_MASK[y_low.bit_length() - 1]:
-                                return True
+                        if _spares_one(free & ~SUPPORT_MASK[x], thirds):
+                            return True
         return None if clustered else False
 
     def _surely_finishes(self, masks, occ, placed, p, others, colours) -> bool:

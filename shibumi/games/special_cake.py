@@ -177,16 +177,22 @@ def turn_lines(first: int, masks, mixed: bool) -> tuple[int, ...]:
     return tuple(found)
 
 
+def _room(taken: int, lines: tuple[int, ...]) -> int:
+    """The balls (by start point) that could join the take ``taken``: the others of
+    the lines holding it."""
+    room = 0
+    for line in lines:
+        if line & taken == taken:
+            room |= line
+    return room & ~taken
+
+
 def extensions(occupied: int, ids: list[int], taken: int, lines: tuple[int, ...],
                first_only: bool = False) -> list[int]:
     """Points whose ball may be taken next in this turn: free, of a line the balls
     ``taken`` (by their start points) belong to, and leaving a take that is, or
     can still grow into, a whole line (only the first found with ``first_only``)."""
-    room = 0
-    for line in lines:
-        if line & taken == taken:
-            room |= line
-    room &= ~taken
+    room = _room(taken, lines)
     found = []
     if not room:
         return found
@@ -236,11 +242,7 @@ def _grows(occupied: int, spot, ids, taken: int, lines: tuple[int, ...]) -> list
     """:func:`extensions` for the playout, as (point, ball) pairs by point: only
     the room balls (of a line holding the take) are looked at, where ``spot``
     says they stand, rather than every free ball."""
-    room = 0
-    for line in lines:
-        if line & taken == taken:
-            room |= line
-    room &= ~taken
+    room = _room(taken, lines)
     found = []
     while room:
         low = room & -room

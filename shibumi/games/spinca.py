@@ -393,39 +393,21 @@ its four faces scored) are lost.
         occupied, mover, ply, last = pos.occupied, state.to_move, state.ply, state.last
         locked, fresh, stepped = state.locked, state.fresh, state.stepped
         playable = playable_mask(occupied)
-        n0, n1, n2, n3 = _NEAR
         while True:
             places = playable & ~APEX_BIT
             count = places.bit_count()
             if stepped:
                 i = int(rnd() * count)
             else:
-                # step_sources inlined, with the steps counted on the way
-                near = n0[playable & 255] | n1[playable >> 8 & 255] \
-                    | n2[playable >> 16 & 255] | n3[playable >> 24]
-                free = occupied & ~locked & near
-                sources = []
+                sources = step_sources(occupied, locked, playable)
                 steps = 0
-                while free:
-                    low = free & -free
-                    free ^= low
-                    source = low.bit_length() - 1
-                    above = occupied & SUPPORTED_MASK[source]
-                    if above:
-                        if above & (above - 1):
-                            continue                        # pinned
-                        if locked & CONE[source] and any(
-                                locked >> q & 1 for q in column(source, occupied)[1:]):
-                            continue                        # a locked ball would fall
-                    targets = STEPS[source] & playable
-                    k = targets.bit_count()
-                    if k:
-                        steps += k
-                        sources.append((source, targets, k))
+                for _, targets in sources:
+                    steps += targets.bit_count()
                 i = int(rnd() * (steps + count)) - steps
                 if i < 0:                                   # a step
                     i += steps
-                    for source, targets, k in sources:
+                    for source, targets in sources:
+                        k = targets.bit_count()
                         if i < k:
                             break
                         i -= k

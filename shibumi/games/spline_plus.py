@@ -379,7 +379,9 @@ loses.
             # The relocations counted in bulk (what _relocation_options and
             # _strike_repeats list): a free ball (nothing on it) may go to every
             # playable point but those resting on it; a ball carrying one is lifted
-            # and counted alone; a ball carrying more is pinned.
+            # and counted alone; a ball carrying more is pinned. (This is
+            # bits.carried, looped over the few balls above the board: calling
+            # carried here made the playout 1.3x slower.)
             covered = pinned = 0
             u = occ & _UPPER
             while u:

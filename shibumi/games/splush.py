@@ -763,14 +763,7 @@ both players' groups, the mover wins. If neither player can move, or after
                 p = nth_point(sure, k - n_entries)
                 lifted = rec[6].get(p) or tables.lift_items(rec, occ, p)
                 allowed = allowed_after_lift(lifted, white, black) if change else lifted[1]
-                pbit, path = lifted[0]
-                white &= ~pbit
-                black &= ~pbit
-                for src, dst in path:
-                    if white & src:
-                        white ^= src | dst
-                    else:
-                        black ^= src | dst
+                white, black = lift(white, black, lifted[0])
                 entry, ply = allowed[int(rnd() * len(allowed))], ply + 2
             for src, dst in entry[3]:
                 if white & src:
